@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+// The command line of every lab program (COURSE.md, "The lab program"). Plain C11: parsing
+// never touches the GPU, so a bad option is reported (exit 2) even on a machine without one.
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+enum { MAX_REPS = 100000 };
+// Each dimension and the whole grid must stay far below SIZE_MAX once multiplied by the bytes
+// per point and the arrays; 2^40 points is 4 TiB of float32, far past any GPU.
+static const unsigned long long MAX_POINTS = 1ull << 40;
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return 2;
+}
+
+// A whole decimal number, nothing else: no sign, no spaces, no trailing text.
+static int parse_count(const char *s, unsigned long long max, unsigned long long *v)
+{
+    if (!s || *s < '0' || *s > '9') return -1;
+    errno = 0;
+    char *end;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end || x > max) return -1;
+    *v = x;
+    return 0;
+}
+
+int parse_size(const char *s, int dims, size_t n[MAX_DIMS], char *err, size_t errlen)
+{
+    unsigned long long v[MAX_DIMS] = {1, 1, 1};
+    int k = 0;
+    const char *p = s;
+    char buf[64];
+    if (strlen(s) >= sizeof buf) return fail(err, errlen, "bad --size '%s': too long", s);
+    while (*p) {
+        const char *x = strchr(p, 'x');
+        size_t len = x ? (size_t)(x - p) : strlen(p);
+        if (k == MAX_DIMS || len == 0)
+            return fail(err, errlen, "bad --size '%s': expected NX[xNY[xNZ]]", s);
+        memcpy(buf, p, len);
+        buf[len] = 0;
+        if (parse_count(buf, MAX_POINTS, &v[k]) || v[k] == 0)
+            return fail(err, errlen,
+                        "bad --size '%s': '%s' is not a whole number from 1 to 2^40", s, buf);
+        k++;
+        p += len;
+        if (x && !*++p) return fail(err, errlen, "bad --size '%s': expected NX[xNY[xNZ]]", s);
+    }
+    if (k == 0) return fail(err, errlen, "bad --size '': expected NX[xNY[xNZ]]");
+    if (k == 1)  // one number: the same in every dimension the lab has
+        for (int d = 1; d < dims; d++) v[d] = v[0];
+    else if (k != dims && dims == 1)
+        return fail(err, errlen, "bad --size '%s': this lab is 1D, give one number", s);
+    else if (k != dims)
+        return fail(err, errlen, "bad --size '%s': this lab is %dD, give 1 or %d numbers", s,
+                    dims, dims);
+    unsigned long long total = 1;
+    for (int d = 0; d < MAX_DIMS; d++) {
+        if (v[d] > MAX_POINTS / total)
+            return fail(err, errlen, "bad --size '%s': more than 2^40 points", s);
+        total *= v[d];
+        n[d] = (size_t)v[d];
+    }
+    return 0;
+}
+
+void print_help(const struct lab *lab, FILE *f)
+{
+    fprintf(f, "lab %d (%s): %s\n\n", lab->number, lab->name, lab->title);
+    fprintf(f, "options:\n");
+    fprintf(f, "  --size %-11s grid size (default %zu", lab->dims == 1 ? "N" : "NX[xNY[xNZ]]",
+            lab->default_n[0]);
+    for (int d = 1; d < lab->dims; d++) fprintf(f, "x%zu", lab->default_n[d]);
+    fprintf(f, ")%s\n", lab->dims > 1 ? "; one number means the same in every dimension" : "");
+    if (lab->default_order)
+        fprintf(f, "  --order K          order in space (default %d)\n", lab->default_order);
+    if (lab->default_steps)
+        fprintf(f, "  --steps S          time steps (default %d)\n", lab->default_steps);
+    fprintf(f, "  --variant NAME     run this variant (repeatable); 'all' (default) runs every one\n");
+    fprintf(f, "  --reps R           timed repetitions after warm-up (default 20)\n");
+    fprintf(f, "  --seed N           seed of the random input (default 1)\n");
+    fprintf(f, "  --csv FILE         append one row per variant run to FILE\n");
+    fprintf(f, "  --dump FILE        write the output of the one --variant run as raw float32\n");
+    fprintf(f, "  --quiet            print nothing on stdout (exit status and --csv only)\n");
+    for (int m = 0; m < lab->n_modes; m++)
+        fprintf(f, "  %-18s %s\n", lab->modes[m].option, lab->modes[m].about);
+    fprintf(f, "  --help             this text\n\nvariants:\n");
+    for (int v = 0; v < lab->n_variants; v++)
+        fprintf(f, "  %-18s %s\n", lab->variants[v].name, lab->variants[v].about);
+    fprintf(f, "\nexit status: 0 all passed, 1 a check failed, 2 could not run\n");
+}
+
+static int find_variant(const struct lab *lab, const char *name)
+{
+    for (int v = 0; v < lab->n_variants; v++)
+        if (!strcmp(lab->variants[v].name, name)) return v;
+    return -1;
+}
+
+int parse_options(const struct lab *lab, int argc, char **argv, struct options *o, char *err,
+                  size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->lab = lab;
+    for (int d = 0; d < MAX_DIMS; d++) o->prob.n[d] = d < lab->dims ? lab->default_n[d] : 1;
+    o->prob.order = lab->default_order;
+    o->prob.steps = lab->default_steps;
+    o->reps = 20;
+    o->seed = 1;
+    int all = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            print_help(lab, stdout);
+            return 1;
+        }
+        const struct lab_mode *mode = NULL;
+        for (int m = 0; m < lab->n_modes; m++)
+            if (!strcmp(arg, lab->modes[m].option)) mode = &lab->modes[m];
+        if (mode) {
+            o->mode = mode;
+            continue;
+        }
+        if (!strcmp(arg, "--quiet")) {
+            o->quiet = 1;
+            continue;
+        }
+        // Every other option takes a value, as "--opt VALUE" or "--opt=VALUE".
+        static const char *const valued[] = {"--size", "--order", "--steps", "--variant",
+                                             "--reps", "--seed",  "--csv",   "--dump"};
+        const char *name = NULL, *val = NULL;
+        for (size_t k = 0; k < sizeof valued / sizeof *valued; k++) {
+            size_t len = strlen(valued[k]);
+            if (!strcmp(arg, valued[k])) {
+                name = valued[k];
+                if (i + 1 >= argc) return fail(err, errlen, "%s needs a value", name);
+                val = argv[++i];
+            } else if (!strncmp(arg, valued[k], len) && arg[len] == '=') {
+                name = valued[k];
+                val = arg + len + 1;
+            }
+        }
+        if (!name) return fail(err, errlen, "unknown option '%s' (try --help)", arg);
+
+        unsigned long long v;
+        if (!strcmp(name, "--size")) {
+            int rc = parse_size(val, lab->dims, o->prob.n, err, errlen);
+            if (rc) return rc;
+        } else if (!strcmp(name, "--order")) {
+            if (!lab->default_order)
+                return fail(err, errlen, "lab %d has no --order option", lab->number);
+            if (parse_count(val, 1000, &v) || !lab->order_ok || !lab->order_ok((int)v))
+                return fail(err, errlen, "bad --order '%s': see --help for the orders this lab has", val);
+            o->prob.order = (int)v;
+        } else if (!strcmp(name, "--steps")) {
+            if (!lab->default_steps)
+                return fail(err, errlen, "lab %d has no --steps option", lab->number);
+            if (parse_count(val, 1000000, &v) || v == 0)
+                return fail(err, errlen, "bad --steps '%s': a whole number from 1 to 1000000", val);
+            o->prob.steps = (int)v;
+        } else if (!strcmp(name, "--variant")) {
+            if (!strcmp(val, "all")) {
+                all = 1;
+                continue;
+            }
+            int idx = find_variant(lab, val);
+            if (idx < 0) return fail(err, errlen, "unknown variant '%s' (try --help)", val);
+            if (o->n_selected == MAX_SELECTED)
+                return fail(err, errlen, "too many --variant options");
+            o->selected[o->n_selected++] = idx;
+        } else if (!strcmp(name, "--reps")) {
+            if (parse_count(val, MAX_REPS, &v) || v == 0)
+                return fail(err, errlen, "bad --reps '%s': a whole number from 1 to %d", val,
+                            MAX_REPS);
+            o->reps = (int)v;
+        } else if (!strcmp(name, "--seed")) {
+            if (parse_count(val, UINT64_MAX, &v))
+                return fail(err, errlen, "bad --seed '%s': a whole number", val);
+            o->seed = v;
+        } else if (!strcmp(name, "--csv") || !strcmp(name, "--dump")) {
+            if (!*val) return fail(err, errlen, "%s needs a file name", name);
+            if (!strcmp(name, "--csv")) o->csv = val;
+            else o->dump = val;
+        }
+    }
+    if (all || o->n_selected == 0) {
+        o->n_selected = 0;
+        for (int v = 0; v < lab->n_variants && v < MAX_SELECTED; v++) o->selected[o->n_selected++] = v;
+    }
+    if (o->dump && o->n_selected != 1)
+        return fail(err, errlen, "--dump needs exactly one --variant");
+    for (int d = 0; d < MAX_DIMS; d++)
+        if (o->prob.n[d] < lab->min_n[d])
+            return fail(err, errlen, "bad --size: dimension %d is %zu, this lab needs at least %zu",
+                        d + 1, o->prob.n[d], lab->min_n[d]);
+    return 0;
+}

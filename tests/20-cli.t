@@ -1,0 +1,49 @@
+#!/usr/bin/env perl
+# Bad input and a machine with no GPU: one clear line on stderr, exit 2, nothing on stdout,
+# no output file left behind. Runs without a GPU (CUDA_VISIBLE_DEVICES= hides one that is there).
+use strict;
+use warnings;
+use lib 'tests';
+use Test::More;
+use TestLib;
+
+my $dir = tmpdir();
+my @bad = (
+    [ '--bogus' ],            [ '--size', '0' ],        [ '--size', '-5' ],
+    [ '--size', 'abc' ],      [ '--size', '12x' ],      [ '--size', '99999999999999999999' ],
+    [ '--size', '1x2x3x4' ],  [ '--variant', 'nope' ],  [ '--reps', '0' ],
+    [ '--reps', 'x' ],        [ '--seed', '-3' ],       [ '--order', '3' ],
+    [ '--steps', '0' ],       [ '--dump', "$dir/d.raw" ], [ '--size' ],
+);
+for my $lab (labs()) {
+    for my $bin (lab_bin($lab), sol_bin($lab)) {
+        for my $args (@bad) {
+            my $csv = "$dir/out.csv";
+            unlink $csv;
+            my $r = run($bin, @$args, '--csv', $csv);
+            my @lines = split /\n/, $r->{err};
+            is($r->{status}, 2, "$bin @$args: exit 2") or diag("stderr: $r->{err}");
+            is(scalar @lines, 1, "$bin @$args: one line on stderr: $lines[0]");
+            like($lines[0] // '', qr/^\Q${\ substr($bin, 2)}\E: /, "$bin @$args: the line names the program");
+            is($r->{out}, '', "$bin @$args: nothing on stdout");
+            ok(!-e $csv && !-e "$dir/d.raw", "$bin @$args: no output file left behind");
+        }
+        my $csv = "$dir/nogpu.csv";
+        local $ENV{CUDA_VISIBLE_DEVICES} = '';
+        my $r = run($bin, '--csv', $csv, '--dump', "$dir/x.raw", '--variant', variants_of($bin));
+        $r = run($bin, '--csv', $csv) if $r->{status} != 2 || $r->{err} !~ /no CUDA device/;
+        is($r->{status}, 2, "$bin without a GPU: exit 2");
+        like($r->{err}, qr/^\S+: no CUDA device found \(.+\)\n\z/, "$bin without a GPU: one line saying so");
+        ok(!-e $csv, "$bin without a GPU: no CSV file");
+    }
+}
+
+# A missing tool is one line naming what to install.
+my $r = run('make', 'NVCC=/nonexistent/nvcc', 'need-nvcc');
+isnt($r->{status}, 0, 'make without nvcc fails');
+like($r->{err}, qr/nvcc not found: install the CUDA Toolkit/, 'and names the CUDA Toolkit');
+mkdir "$dir/empty";
+$r = run("PATH=$dir/empty /usr/bin/make need-gnuplot");
+isnt($r->{status}, 0, 'make plots without gnuplot fails');
+like($r->{err}, qr/gnuplot not found: install it \(Debian: apt-get install gnuplot-nox\)/, 'and names gnuplot-nox');
+done_testing();
