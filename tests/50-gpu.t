@@ -1,0 +1,96 @@
+#!/usr/bin/env perl
+# On a GPU: every solution PASSes at its default size and at odd sizes, the CSV and the dump
+# are what COURSE.md says, a problem too big for the GPU is refused, every untouched skeleton
+# FAILs, and every planted bug in tests/bugs.txt FAILs.
+use strict;
+use warnings;
+use lib 'tests';
+use Test::More;
+use TestLib;
+
+plan skip_all => 'no CUDA GPU here (nvidia-smi lists none): solutions at default and odd sizes, '
+    . 'CSV and dump, skeletons FAIL, planted bugs FAIL' unless has_gpu();
+
+my %odd = (
+    lab1_diff1d   => [qw(1000003 1 2 3 4 5 7 33 1025)],
+    lab2_naive7pt => [qw(131x67x45 1x1x3 1x1x1 2x2x2 3x3x3 513x7x9 7x513x9 9x7x513 1x300x2 64)],
+);
+my %small = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31');
+my %too_big = (lab1_diff1d => '100000000000', lab2_naive7pt => '5000');
+my $dir = tmpdir();
+
+sub rows { my ($out) = @_; return grep { /\|\s*(PASS|FAIL)/ } split /\n/, $out }
+
+for my $lab (labs()) {
+    my ($sol, $stu) = (sol_bin($lab), lab_bin($lab));
+    my @v = variants_of($sol);
+
+    my $r = run($sol, '--reps', '3');
+    is($r->{status}, 0, "$sol at its default size: exit 0") or diag($r->{out} . $r->{err});
+    my @rows = rows($r->{out});
+    is(scalar(grep { /\| PASS/ } @rows), scalar @v, "$sol: every variant PASSes at the default size");
+    like($r->{out}, qr/copy bandwidth \d+ GB\/s/, "$sol: the header gives the measured copy bandwidth");
+
+    for my $size (@{ $odd{$lab} || [] }) {
+        $r = run($sol, '--size', $size, '--reps', '2', '--seed', '7');
+        is($r->{status}, 0, "$sol --size $size: exit 0") or diag($r->{out} . $r->{err});
+        is(scalar(grep { /\| PASS/ } rows($r->{out})), scalar @v, "$sol --size $size: every variant PASSes");
+    }
+
+    my $csv = "$dir/$lab.csv";
+    $r = run($sol, '--size', $small{$lab}, '--reps', '2', '--csv', $csv, '--quiet');
+    is($r->{status}, 0, "$sol --quiet --csv: exit 0");
+    is($r->{out}, '', "$sol --quiet prints nothing");
+    open my $fh, '<', $csv;
+    my @lines = $fh ? <$fh> : ();
+    chomp @lines;
+    is($lines[0], 'gpu,lab,variant,nx,ny,nz,order,steps,median_ms,min_ms,gpts,gbps,copy_gbps,pct_copy,'
+        . 'redundancy_read,redundancy_write,rel_err,status,commit', "$lab: the CSV header of COURSE.md");
+    is(scalar @lines, 1 + @v, "$lab: one CSV row per variant");
+    is(scalar(grep { (split /,/, $_, -1) == 19 && /,PASS,/ } @lines[1 .. $#lines]), scalar @v,
+        "$lab: 19 fields and PASS in every row");
+
+    my $dump = "$dir/$lab.raw";
+    $r = run($sol, '--size', $small{$lab}, '--reps', '1', '--variant', $v[0], '--dump', $dump, '--quiet');
+    my $pts = 1;
+    $pts *= $_ for split /x/, $small{$lab};
+    $pts = $pts ** 3 if $small{$lab} !~ /x/ && $lab !~ /diff1d/;
+    is(-s $dump, 4 * $pts, "$lab --dump writes $pts float32 values");
+
+    $r = run($sol, '--size', $too_big{$lab}, '--csv', "$dir/big.csv");
+    is($r->{status}, 2, "$sol --size $too_big{$lab}: exit 2");
+    like($r->{err}, qr/^\S+: the problem needs [\d.]+ GB of GPU memory, .* has [\d.]+ GB free\n\z/,
+        "$sol --size $too_big{$lab}: one line saying it does not fit");
+    ok(!-e "$dir/big.csv", "$sol --size $too_big{$lab}: no CSV file");
+
+    $r = run($stu, '--size', $small{$lab}, '--reps', '1');
+    is($r->{status}, 1, "$stu (untouched skeleton): exit 1, not a crash");
+    is(scalar(grep { /\| FAIL/ } rows($r->{out})), scalar @v, "$stu: every variant FAILs");
+}
+
+# Planted bugs, each built from a copy of the solution.
+open my $bugs, '<', 'tests/bugs.txt' or die "tests/bugs.txt: $!";
+my $n = 0;
+while (my $line = <$bugs>) {
+    chomp $line;
+    next if $line =~ /^#/ || $line !~ /\S/;
+    my ($lab, $variant, $what, $from, $to) = split /\t/, $line;
+    my $src = "$dir/bug" . $n++;
+    mkdir $src;
+    my $found = 0;
+    for my $f (glob "solutions/$lab/*.cu") {
+        open my $in, '<', $f or die;
+        my $text = do { local $/; <$in> };
+        $found ||= $text =~ s/\Q$from\E/$to/;
+        (my $base = $f) =~ s{.*/}{};
+        open my $out, '>', "$src/$base" or die;
+        print $out $text;
+    }
+    ok($found, "$lab: bug '$what' planted") or next;
+    my $b = run('make', '-s', 'program', "SRC=$src", "OUT=$src/bin");
+    is($b->{status}, 0, "$lab with '$what' builds") or diag($b->{err}), next;
+    my $r = run("$src/bin", '--variant', $variant, '--size', $small{$lab}, '--reps', '1');
+    is($r->{status}, 1, "$lab $variant with '$what': exit 1") or diag($r->{out});
+    like($r->{out}, qr/\| FAIL/, "$lab $variant with '$what': reported FAIL");
+}
+done_testing();

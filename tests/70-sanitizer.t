@@ -1,0 +1,22 @@
+#!/usr/bin/env perl
+# On a GPU with compute-sanitizer: memcheck, racecheck and synccheck find nothing in any
+# solution at a small odd size.
+use strict;
+use warnings;
+use lib 'tests';
+use Test::More;
+use TestLib;
+
+plan skip_all => 'no CUDA GPU here: compute-sanitizer memcheck, racecheck, synccheck not run' unless has_gpu();
+plan skip_all => 'compute-sanitizer not installed' if system('command -v compute-sanitizer >/dev/null') != 0;
+my %size = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31');
+for my $lab (labs()) {
+    my $sol = sol_bin($lab);
+    for my $tool (qw(memcheck racecheck synccheck)) {
+        my $r = run('compute-sanitizer', '--tool', $tool, '--error-exitcode', '99', $sol,
+            '--size', $size{$lab} // '67x45x31', '--reps', '1');
+        is($r->{status}, 0, "$sol under $tool: exit 0") or diag($r->{out});
+        like($r->{out}, qr/ERROR SUMMARY: 0 errors/, "$sol under $tool: 0 errors");
+    }
+}
+done_testing();

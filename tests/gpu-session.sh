@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# What a maintainer runs on a GPU machine to verify a change (CI has no GPU): build, make test,
+# make bench, with the log naming the commit. Writes data/<GPU>-test.log beside the bench CSV;
+# with OUT set (the device tool), copies the log and the CSV files there too.
+#   COMMIT=$(git describe --always --dirty) bash tests/gpu-session.sh
+set -uo pipefail
+commit=${COMMIT:-$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)}
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
+log=data/${gpu// /_}-test.log
+mkdir -p data
+{
+    echo "stencil-labs GPU verification: commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC')"
+    nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.mem --format=csv,noheader
+    nvcc --version | tail -n 1
+    make -j"$(nproc)" COMMIT="$commit" all 2>&1 | grep -E 'error|warning: [^#]' || true
+    echo "== make test"
+    make COMMIT="$commit" test 2>&1
+    echo "make test exit status: $?"
+    echo "== make bench"
+    make COMMIT="$commit" bench 2>&1
+    echo "make bench exit status: $?"
+} | tee "$log"
+if [ -n "${OUT:-}" ]; then cp "$log" data/*.csv "$OUT"/; fi
