@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Each variant's effective bandwidth (minimal bytes / median time) against the copy roof
 # measured on the same GPU in the same runs. Inputs: datafile, out, gpu (set with -e).
-set terminal pngcairo size 1100,600 font "sans,11"
+set terminal pngcairo size 1100,600 font "sans,11" noenhanced
 set output out
 stats datafile using 3 nooutput
 roof = STATS_mean
@@ -14,7 +14,7 @@ set style fill solid 0.85 border -1
 set boxwidth 0.75
 set xtics rotate by -25 nomirror
 set grid ytics
-set key top right
+set key off
 set arrow 1 from graph 0, first roof to graph 1, first roof nohead lw 2 dt 2 lc rgb "#c0392b"
 set label 1 sprintf("copy roof: device-to-device cudaMemcpy, %.0f GB/s", roof) \
     at graph 0.01, first roof * 1.04 tc rgb "#c0392b"

@@ -11,6 +11,7 @@ set xlabel "grid spacing h"
 set ylabel "max |f'_{GPU} - 2{/Symbol p} cos(2{/Symbol p}x)| over the interior"
 set grid
 set key top center
+set yrange [1e-7:1]
 trunc(h) = (2 * pi)**3 / 6 * h**2
 round(h) = 2.0**-25 / h
 plot datafile index 0 using 2:3 with linespoints pt 7 lw 2 title "measured (naive kernel)", \

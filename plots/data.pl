@@ -49,17 +49,14 @@ sub size_of {
     return "$r->{nx}x$r->{ny}x$r->{nz}";
 }
 
-# The benchmark row of each variant: at the largest size benched, the first such row.
+# The headline row of each variant: its first row of the session, which is the lab's default
+# size (the first line of its bench.args).
 sub headline_rows {
-    my @rows = grep { $_->{status} eq 'PASS' } @_;
-    my (%best, @order);
-    for my $r (@rows) {
-        my $key = "$r->{lab} $r->{variant}";
-        my $pts = $r->{nx} * $r->{ny} * $r->{nz};
-        push @order, $key unless $best{$key};
-        $best{$key} = $r if !$best{$key} || $pts > $best{$key}{nx} * $best{$key}{ny} * $best{$key}{nz};
+    my (%seen, @out);
+    for my $r (grep { $_->{status} eq 'PASS' } @_) {
+        push @out, $r unless $seen{"$r->{lab} $r->{variant}"}++;
     }
-    return map { $best{$_} } @order;
+    return @out;
 }
 
 sub cmd_bandwidth {

@@ -17,6 +17,7 @@ my %odd = (
 );
 my %small = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31');
 my %too_big = (lab1_diff1d => '100000000000', lab2_naive7pt => '5000');
+my %refused = (lab2_naive7pt => [qw(3x3x70000 3x600000x3)]);
 my $dir = tmpdir();
 
 sub rows { my ($out) = @_; return grep { /\|\s*(PASS|FAIL)/ } split /\n/, $out }
@@ -63,6 +64,12 @@ for my $lab (labs()) {
         "$sol --size $too_big{$lab}: one line saying it does not fit");
     ok(!-e "$dir/big.csv", "$sol --size $too_big{$lab}: no CSV file");
 
+    for my $refused (@{ $refused{$lab} || [] }) {
+        $r = run($sol, '--size', $refused, '--csv', "$dir/refused.csv");
+        is($r->{status}, 2, "$sol --size $refused is refused: exit 2");
+        like($r->{err}, qr/^\S+: variant \S+ cannot run this problem: .+\n\z/, "$sol --size $refused: one line why");
+    }
+
     $r = run($stu, '--size', $small{$lab}, '--reps', '1');
     is($r->{status}, 1, "$stu (untouched skeleton): exit 1, not a crash");
     is(scalar(grep { /\| FAIL/ } rows($r->{out})), scalar @v, "$stu: every variant FAILs");
@@ -74,7 +81,7 @@ my $n = 0;
 while (my $line = <$bugs>) {
     chomp $line;
     next if $line =~ /^#/ || $line !~ /\S/;
-    my ($lab, $variant, $what, $from, $to) = split /\t/, $line;
+    my ($lab, $variant, $what, $from, $to, $size) = split /\t/, $line;
     my $src = "$dir/bug" . $n++;
     mkdir $src;
     my $found = 0;
@@ -89,7 +96,7 @@ while (my $line = <$bugs>) {
     ok($found, "$lab: bug '$what' planted") or next;
     my $b = run('make', '-s', 'program', "SRC=$src", "OUT=$src/bin");
     is($b->{status}, 0, "$lab with '$what' builds") or diag($b->{err}), next;
-    my $r = run("$src/bin", '--variant', $variant, '--size', $small{$lab}, '--reps', '1');
+    my $r = run("$src/bin", '--variant', $variant, '--size', $size // $small{$lab}, '--reps', '1');
     is($r->{status}, 1, "$lab $variant with '$what': exit 1") or diag($r->{out});
     like($r->{out}, qr/\| FAIL/, "$lab $variant with '$what': reported FAIL");
 }
