@@ -321,6 +321,7 @@ struct run_rows {
     const struct result *res;
     int n;
     double copy_gbps;
+    double launch_ms;  // NaN: not written
 };
 
 static void write_rows(FILE *f, void *ctx)
@@ -329,6 +330,14 @@ static void write_rows(FILE *f, void *ctx)
     for (int i = 0; i < rr->n; i++)
         csv_row(f, rr->o, rr->dev, &rr->o->lab->variants[rr->o->selected[i]], &rr->res[i],
                 rr->copy_gbps);
+    if (!isnan(rr->launch_ms)) {
+        // The floor under any kernel's time: an empty kernel timed the same way (status INFO).
+        const struct options *o = rr->o;
+        fprintf(f, "%s,lab%d_%s,empty_kernel,%zu,%zu,%zu,%d,%d,%.6f,%.6f,0,0,%.1f,0,0,0,0,INFO,%s\n",
+                rr->dev->name, o->lab->number, o->lab->name, o->prob.n[0], o->prob.n[1],
+                o->prob.n[2], o->prob.order, o->prob.steps, rr->launch_ms, rr->launch_ms,
+                rr->copy_gbps, BUILD_COMMIT);
+    }
 }
 
 void set_program_name(const char *argv0)
@@ -368,6 +377,106 @@ int lab_setup(const struct options *o, struct device *dev, size_t arrays, double
     return 0;
 }
 
+// ---- the error against the analytic answer ----
+
+// Run variant v once on the lab's smooth input for problem p; max and RMS error against the
+// analytic answer. h_in, exact: host buffers of points(p->n); d_in, d_out: device grids.
+static void analytic_error(const struct lab *lab, const struct variant *v, const struct problem *p,
+                           float *h_in, double *exact, float *d_in, float *d_out, float *h_out,
+                           double *max_err, double *rms_err)
+{
+    size_t count = points(p->n);
+    lab->smooth(p, v->kind, h_in, exact);
+    CUDA_CHECK(cudaMemcpy(d_in, h_in, count * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(d_out, POISON_BYTE, count * sizeof(float)));
+    struct grids g = {d_in, d_out};
+    v->launch(p, &g);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaMemcpy(h_out, d_out, count * sizeof(float), cudaMemcpyDeviceToHost));
+    abs_errors(h_out, exact, count, max_err, rms_err);
+}
+
+struct conv_row {
+    const char *variant;
+    size_t n;
+    double h, max_err, rms_err;
+};
+struct conv_rows {
+    const char *gpu, *lab;
+    const struct conv_row *rows;
+    int count;
+};
+
+static void write_conv(FILE *f, void *ctx)
+{
+    const struct conv_rows *c = ctx;
+    for (int i = 0; i < c->count; i++)
+        fprintf(f, "%s,%s,%s,%zu,%.9e,%.6e,%.6e,%s\n", c->gpu, c->lab, c->rows[i].variant,
+                c->rows[i].n, c->rows[i].h, c->rows[i].max_err, c->rows[i].rms_err, BUILD_COMMIT);
+}
+
+// --convergence: every selected variant on the smooth input at each size of lab->conv_n, the
+// error against the analytic answer, and the observed order log2(e(2h)/e(h)) (h = 1/n).
+static int run_convergence(struct options *o)
+{
+    const struct lab *lab = o->lab;
+    struct problem biggest = o->prob;
+    size_t nmax = lab->conv_n[lab->n_conv - 1];
+    for (int d = 0; d < MAX_DIMS; d++) biggest.n[d] = d < lab->dims ? nmax : 1;
+    o->prob = biggest;  // lab_setup checks the biggest problem against refusals and memory
+    struct device dev;
+    double copy_gbps;
+    int rc = lab_setup(o, &dev, 2, &copy_gbps);
+    if (rc) return rc;
+    size_t count = points(biggest.n), guard = guard_elems(lab, &biggest);
+    float *h_in = malloc(count * sizeof *h_in), *h_out = malloc(count * sizeof *h_out);
+    double *exact = malloc(count * sizeof *exact);
+    struct conv_row *rows = malloc((size_t)lab->n_conv * (size_t)o->n_selected * sizeof *rows);
+    if (!h_in || !h_out || !exact || !rows) die2("%s", "not enough host memory");
+    float *d_in = grid_alloc(count, guard), *d_out = grid_alloc(count, guard);
+    if (!o->quiet)
+        printf("error against the analytic answer on a smooth input (lab %d, %s)\n%-14s | %11s | %10s | %10s | %10s | %s\n",
+               lab->number, dev.name, "variant", "n", "h = 1/n", "max error", "RMS error", "order");
+    int nrows = 0, ok = 1;
+    for (int s = 0; s < o->n_selected; s++) {
+        const struct variant *v = &lab->variants[o->selected[s]];
+        double prev = NAN;
+        for (int c = 0; c < lab->n_conv; c++) {
+            struct problem p = o->prob;
+            for (int d = 0; d < MAX_DIMS; d++) p.n[d] = d < lab->dims ? lab->conv_n[c] : 1;
+            const char *why = v->refuse ? v->refuse(&p) : NULL;
+            if (why) continue;
+            if (lab->setup) lab->setup(&p);
+            struct conv_row *row = &rows[nrows++];
+            row->variant = v->name;
+            row->n = lab->conv_n[c];
+            row->h = 1.0 / (double)row->n;
+            analytic_error(lab, v, &p, h_in, exact, d_in, d_out, h_out, &row->max_err, &row->rms_err);
+            ok &= !isnan(row->max_err);
+            if (!o->quiet) {
+                printf("%-14s | %11zu | %10.3e | %10.3e | %10.3e |", v->name, row->n, row->h,
+                       row->max_err, row->rms_err);
+                if (!isnan(prev)) printf(" %.2f", log2(prev / row->max_err) / log2((double)row->n / (double)rows[nrows - 2].n));
+                printf("\n");
+            }
+            prev = row->max_err;
+        }
+    }
+    if (o->csv) {
+        char labname[64];
+        snprintf(labname, sizeof labname, "lab%d_%s", lab->number, lab->name);
+        struct conv_rows cr = {dev.name, labname, rows, nrows};
+        if (csv_append(o->csv, write_conv, &cr, "gpu,lab,variant,n,h,max_err,rms_err,commit")) ok = 0;
+    }
+    grid_free(d_in, guard);
+    grid_free(d_out, guard);
+    free(h_in);
+    free(h_out);
+    free(exact);
+    free(rows);
+    return ok ? 0 : 1;
+}
+
 int lab_main(const struct lab *lab, int argc, char **argv)
 {
     set_program_name(argv[0]);
@@ -379,13 +488,13 @@ int lab_main(const struct lab *lab, int argc, char **argv)
         fprintf(stderr, "%s: %s\n", prog, err);
         return 2;
     }
-    if (o.mode) return o.mode->run(&o);
+    if (o.convergence) return run_convergence(&o);
 
     struct device dev;
     double copy_gbps;
     rc = lab_setup(&o, &dev, 2, &copy_gbps);
     if (rc) return rc;
-    double launch_us = 1e3 * time_empty_launch_ms();
+    double launch_ms = time_empty_launch_ms();
 
     size_t count = points(o.prob.n), guard = guard_elems(lab, &o.prob);
     float *h_in = malloc(count * sizeof *h_in);
@@ -393,7 +502,6 @@ int lab_main(const struct lab *lab, int argc, char **argv)
     double *ref = malloc(count * sizeof *ref);
     if (!h_in || !h_out || !ref) die2("%s", "not enough host memory for this problem");
     fill_random(h_in, count, o.seed);
-    lab->reference(&o.prob, h_in, ref);
 
     struct grids g;
     float *d_in = grid_alloc(count, guard);
@@ -406,13 +514,17 @@ int lab_main(const struct lab *lab, int argc, char **argv)
         printf("lab %d (%s) on %s: %d SMs, %.1f GB; copy bandwidth %.0f GB/s "
                "(device-to-device, read + write); empty kernel %.1f us; seed %llu\n",
                lab->number, lab->name, dev.name, dev.sm_count, (double)dev.total_bytes / 1e9,
-               copy_gbps, launch_us, o.seed);
+               copy_gbps, 1e3 * launch_ms, o.seed);
         print_table_header();
     }
     struct result res[MAX_SELECTED];
-    int all_pass = 1, ran = 0;
+    int all_pass = 1, ran = 0, ref_kind = -1;
     for (int i = 0; i < o.n_selected; i++) {
         const struct variant *v = &lab->variants[o.selected[i]];
+        if (v->kind != ref_kind) {  // variants of one kind share the reference
+            lab->reference(&o.prob, v->kind, h_in, ref);
+            ref_kind = v->kind;
+        }
         res[i] = run_variant(&o, v, &g, guard, h_out, ref, log);
         ran = i + 1;
         all_pass &= res[i].pass;
@@ -430,8 +542,19 @@ int lab_main(const struct lab *lab, int argc, char **argv)
             all_pass = 0;
         }
     }
+    if (lab->smooth && !o.quiet && all_pass) {
+        // The smooth input replaces the random one: this comes after everything else.
+        printf("\nerror against the analytic answer on a smooth input, and time in empty launches:\n");
+        for (int i = 0; i < ran; i++) {
+            const struct variant *v = &lab->variants[o.selected[i]];
+            double mx, rms;
+            analytic_error(lab, v, &o.prob, h_in, ref, d_in, g.out, h_out, &mx, &rms);
+            printf("%-20s | RMS error %.3e | MAX error %.3e | %.2f x the empty kernel\n", v->name,
+                   rms, mx, res[i].median_ms / launch_ms);
+        }
+    }
     if (o.csv) {
-        struct run_rows rr = {&o, &dev, res, ran, copy_gbps};
+        struct run_rows rr = {&o, &dev, res, ran, copy_gbps, lab->report_launch ? launch_ms : NAN};
         if (csv_append(o.csv, write_rows, &rr, CSV_HEADER)) all_pass = 0;
     }
     grid_free(d_in, guard);

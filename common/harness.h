@@ -51,16 +51,10 @@ struct variant {
     // Model redundancy: global-memory elements read and written per output point,
     // from the kernel's own tile shape (003's definition).
     void (*redundancy)(const struct problem *p, double *read, double *write);
+    int kind;  // which answer it computes, for labs with several (lab 6: 0 = d/dx, 1 = d/dy, 2 = d/dz)
 };
 
 struct options;
-
-// A mode replaces the normal run (lab 1's convergence sweep, for example).
-struct lab_mode {
-    const char *option;  // e.g. "--convergence"
-    const char *about;
-    int (*run)(const struct options *o);  // returns the exit status
-};
 
 struct lab {
     int number;
@@ -76,16 +70,21 @@ struct lab {
     // Correct means relative L2 error <= l2_tol and, at every point,
     // |gpu - ref| <= atol * rms(ref) + rtol * |ref|.
     double l2_tol, atol, rtol;
-    // Double-precision CPU reference of the lab's stencil on the float input.
-    void (*reference)(const struct problem *p, const float *in, double *ref);
+    // Double-precision CPU reference of the answer of `kind` on the float input.
+    void (*reference)(const struct problem *p, int kind, const float *in, double *ref);
+    // Optional: a smooth input and its analytic answer (with the lab's boundary rule), for
+    // the error against the analytic answer after the table and for --convergence, which
+    // runs the cubes (or lengths) conv_n[0..n_conv-1].
+    void (*smooth)(const struct problem *p, int kind, float *in, double *exact);
+    const size_t *conv_n;
+    int n_conv;
+    int report_launch;  // also write the empty kernel's launch time as a CSV row (variant empty_kernel)
     // Guard band width in elements for a problem (covers the stencil's reach).
     size_t (*guard)(const struct problem *p);
     // Called once after the GPU is opened, before anything is timed (constant memory, ...).
     void (*setup)(const struct problem *p);
     const struct variant *variants;
     int n_variants;
-    const struct lab_mode *modes;
-    int n_modes;
 };
 
 // Parsed command line.
@@ -100,7 +99,7 @@ struct options {
     const char *csv;
     const char *dump;
     int quiet;
-    const struct lab_mode *mode;
+    int convergence;  // --convergence: the error against the analytic answer as h shrinks
 };
 
 // Returns 0 to run, 1 when --help was printed, 2 on a bad command line (message in err).
@@ -122,6 +121,8 @@ struct check {
 };
 struct check compare(const float *gpu, const double *ref, const size_t n[MAX_DIMS],
                      double l2_tol, double atol, double rtol, FILE *log, int max_print);
+// Largest and root-mean-square |gpu - exact| (NaN if any point is NaN).
+void abs_errors(const float *gpu, const double *exact, size_t count, double *max_err, double *rms_err);
 int guard_intact(const float *guard, size_t count);
 void poison_host(float *a, size_t count);
 extern const unsigned char POISON_BYTE;  // every byte of a poisoned float; makes a NaN
@@ -135,6 +136,9 @@ size_t points(const size_t n[MAX_DIMS]);
 void fill_random(float *a, size_t count, unsigned long long seed);  // uniform in [-1, 1)
 // 1D central difference of spacing h; the two end points copy the input.
 void ref_diff1d(const float *f, double *df, size_t n, double h);
+// 8th-order first derivative along dimension dim (0 = x) of a periodic grid, spacing h.
+void ref_deriv8_periodic(const float *in, double *out, const size_t n[MAX_DIMS], int dim, double h);
+extern const double DERIV8[4];  // 4/5, -1/5, 4/105, -1/280: the weights of f[i+k] - f[i-k]
 // 3D star stencil of radius r: c[0]*centre + sum_i c[i]*(6 neighbours at distance i);
 // points within r of any face copy the input.
 void ref_star3d(const float *in, double *out, const size_t n[MAX_DIMS], int r,

@@ -92,8 +92,9 @@ void print_help(const struct lab *lab, FILE *f)
     fprintf(f, "  --csv FILE         append one row per variant run to FILE\n");
     fprintf(f, "  --dump FILE        write the output of the one --variant run as raw float32\n");
     fprintf(f, "  --quiet            print nothing on stdout (exit status and --csv only)\n");
-    for (int m = 0; m < lab->n_modes; m++)
-        fprintf(f, "  %-18s %s\n", lab->modes[m].option, lab->modes[m].about);
+    if (lab->smooth)
+        fprintf(f, "  --convergence      instead of the table: the error against the analytic answer\n"
+                   "                     as the grid is refined (--csv then writes that table)\n");
     fprintf(f, "  --help             this text\n\nvariants:\n");
     for (int v = 0; v < lab->n_variants; v++)
         fprintf(f, "  %-18s %s\n", lab->variants[v].name, lab->variants[v].about);
@@ -125,11 +126,8 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
             print_help(lab, stdout);
             return 1;
         }
-        const struct lab_mode *mode = NULL;
-        for (int m = 0; m < lab->n_modes; m++)
-            if (!strcmp(arg, lab->modes[m].option)) mode = &lab->modes[m];
-        if (mode) {
-            o->mode = mode;
+        if (!strcmp(arg, "--convergence") && lab->smooth) {
+            o->convergence = 1;
             continue;
         }
         if (!strcmp(arg, "--quiet")) {

@@ -70,3 +70,22 @@ int laplacian_coefficients(int order, double *c)
     for (int i = 1; i <= r; i++) c[i] = a[r - 1][i];
     return r;
 }
+
+const double DERIV8[4] = {4.0 / 5, -1.0 / 5, 4.0 / 105, -1.0 / 280};
+
+void ref_deriv8_periodic(const float *in, double *out, const size_t n[MAX_DIMS], int dim, double h)
+{
+    const size_t stride[3] = {1, n[0], n[0] * n[1]}, len = n[dim], st = stride[dim];
+    const size_t count = n[0] * n[1] * n[2];
+#pragma omp parallel for
+    for (size_t i = 0; i < count; i++) {
+        size_t c = (i / st) % len;  // coordinate along dim
+        size_t base = i - c * st;
+        double s = 0;
+        for (size_t k = 1; k <= 4; k++) {
+            size_t up = (c + k) % len, down = (c + len * 4 - k) % len;  // periodic images
+            s += DERIV8[k - 1] * ((double)in[base + up * st] - in[base + down * st]);
+        }
+        out[i] = s / h;
+    }
+}

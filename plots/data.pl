@@ -4,7 +4,7 @@
 # tables in README.md and handouts/. Numbers are never typed by hand: they come from here.
 #
 #   perl plots/data.pl bandwidth GPU      label, GB/s, copy GB/s per variant (gnuplot input)
-#   perl plots/data.pl convergence GPU    n, h, max error per variant (gnuplot input)
+#   perl plots/data.pl convergence GPU LAB   n, h, max error per variant (gnuplot input)
 #   perl plots/data.pl tables [FILE...]   rewrite the marked tables in README.md and handouts/
 #
 # GPU is a data file's name without .csv (default: the H100 the course ships data for).
@@ -71,11 +71,11 @@ sub cmd_bandwidth {
 }
 
 sub cmd_convergence {
-    my ($gpu) = @_;
-    my @rows = latest(read_csv(gpu_file($gpu, '-convergence')));
+    my ($gpu, $lab) = @_;
+    my @rows = grep { $_->{lab} eq $lab } latest(read_csv(gpu_file($gpu, '-convergence')));
     my %seen;
     for my $r (@rows) {
-        print "\n\n# $r->{variant}\n" unless $seen{$r->{variant}}++;
+        print "\n\n$r->{variant} h max_err rms_err\n" unless $seen{$r->{variant}}++;
         print "$r->{n} $r->{h} $r->{max_err} $r->{rms_err}\n";
     }
 }
@@ -105,15 +105,18 @@ sub results_table {
 }
 
 sub convergence_table {
-    my ($variant, @rows) = @_;
-    @rows = grep { $_->{variant} eq $variant } @rows;
+    my ($which, @rows) = @_;
+    my ($lab, $variant) = split /\./, $which;
+    @rows = grep { $_->{lab} eq $lab && $_->{variant} eq $variant } @rows;
     return "(no data yet: run `make bench` on a GPU)\n" unless @rows;
     my ($prev, @body);
     for my $r (@rows) {
-        my $order = defined $prev && $r->{max_err} > 0 ? sprintf("%.2f", log($prev / $r->{max_err}) / log(2)) : '';
+        # observed order: log(e_prev / e) / log(n / n_prev)
+        my $order = $prev && $r->{max_err} > 0
+            ? sprintf("%.2f", log($prev->{max_err} / $r->{max_err}) / log($r->{n} / $prev->{n})) : '';
         push @body, [ $r->{n}, sprintf("%.3e", $r->{h}), sprintf("%.3e", $r->{max_err}),
             sprintf("%.3e", $r->{rms_err}), $order ];
-        $prev = $r->{max_err};
+        $prev = $r;
     }
     return fmt_table([ 'n', 'h', 'max error', 'RMS error', 'order' ], @body)
         . "\n$rows[0]{gpu}, variant $variant, commit $rows[0]{commit} (generated from data/).\n";
@@ -151,4 +154,4 @@ my $cmd = shift @ARGV // '';
 if ($cmd eq 'bandwidth') { cmd_bandwidth(@ARGV) }
 elsif ($cmd eq 'convergence') { cmd_convergence(@ARGV) }
 elsif ($cmd eq 'tables') { cmd_tables(@ARGV) }
-else { die "usage: data.pl bandwidth|convergence [GPU] | tables [FILE...]\n" }
+else { die "usage: data.pl bandwidth GPU | convergence GPU LAB | tables [FILE...]\n" }

@@ -13,7 +13,11 @@ label=${gpu//_/ }
 perl plots/data.pl bandwidth "$gpu" > "$tmp/bandwidth.dat"
 gnuplot -e "datafile='$tmp/bandwidth.dat'; out='$out/bandwidth.png'; gpu='$label'" plots/bandwidth.gp
 if [ -f "data/$gpu-convergence.csv" ]; then
-    perl plots/data.pl convergence "$gpu" > "$tmp/convergence.dat"
-    gnuplot -e "datafile='$tmp/convergence.dat'; out='$out/lab1_convergence.png'; gpu='$label'" plots/convergence.gp
+    perl plots/data.pl convergence "$gpu" lab1_diff1d > "$tmp/lab1.dat"
+    gnuplot -e "datafile='$tmp/lab1.dat'; out='$out/lab1_convergence.png'; gpu='$label'" plots/convergence.gp
+    perl plots/data.pl convergence "$gpu" lab6_pencils > "$tmp/lab6.dat"
+    if [ -s "$tmp/lab6.dat" ]; then
+        gnuplot -e "datafile='$tmp/lab6.dat'; out='$out/lab6_convergence.png'; gpu='$label'" plots/convergence8.gp
+    fi
 fi
 ls "$out"/*.png

@@ -14,10 +14,12 @@ plan skip_all => 'no CUDA GPU here (nvidia-smi lists none): solutions at default
 my %odd = (
     lab1_diff1d   => [qw(1000003 1 2 3 4 5 7 33 1025)],
     lab2_naive7pt => [qw(131x67x45 1x1x3 1x1x1 2x2x2 3x3x3 513x7x9 7x513x9 9x7x513 1x300x2 64)],
+    lab6_pencils  => [qw(64 96x200x72 9x9x9 9x10x11 13x17x19 100x9x33 33x9x9 256)],
 );
-my %small = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31');
-my %too_big = (lab1_diff1d => '100000000000', lab2_naive7pt => '5000');
-my %refused = (lab2_naive7pt => [qw(3x3x70000 3x600000x3)]);
+my %small = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31', lab6_pencils => '33x20x17');
+my %too_big = (lab1_diff1d => ['--size', '100000000000'], lab2_naive7pt => ['--size', '5000'],
+    lab6_pencils => ['--variant', 'x_spencils', '--size', '1024x1024x65535']);
+my %refused = (lab2_naive7pt => [qw(3x3x70000 3x600000x3)], lab6_pencils => [qw(8x64x64 64x64x5 2000x64x64)]);
 my $dir = tmpdir();
 
 sub rows { my ($out) = @_; return grep { /\|\s*(PASS|FAIL)/ } split /\n/, $out }
@@ -58,11 +60,12 @@ for my $lab (labs()) {
     $pts = $pts ** 3 if $small{$lab} !~ /x/ && $lab !~ /diff1d/;
     is(-s $dump, 4 * $pts, "$lab --dump writes $pts float32 values");
 
-    $r = run($sol, '--size', $too_big{$lab}, '--csv', "$dir/big.csv");
-    is($r->{status}, 2, "$sol --size $too_big{$lab}: exit 2");
+    my @big = @{ $too_big{$lab} };
+    $r = run($sol, @big, '--csv', "$dir/big.csv");
+    is($r->{status}, 2, "$sol @big: exit 2");
     like($r->{err}, qr/^\S+: the problem needs [\d.]+ GB of GPU memory, .* has [\d.]+ GB free\n\z/,
-        "$sol --size $too_big{$lab}: one line saying it does not fit");
-    ok(!-e "$dir/big.csv", "$sol --size $too_big{$lab}: no CSV file");
+        "$sol @big: one line saying it does not fit");
+    ok(!-e "$dir/big.csv", "$sol @big: no CSV file");
 
     for my $refused (@{ $refused{$lab} || [] }) {
         $r = run($sol, '--size', $refused, '--csv', "$dir/refused.csv");
@@ -81,7 +84,9 @@ my $n = 0;
 while (my $line = <$bugs>) {
     chomp $line;
     next if $line =~ /^#/ || $line !~ /\S/;
-    my ($lab, $variant, $what, $from, $to, $size) = split /\t/, $line;
+    my ($lab, $variant, $what, $from, $to, $size, $tool) = split /\t/, $line;
+    s/\\n/\n/g for $from, $to;
+    $size = undef if defined $size && $size eq '';
     my $src = "$dir/bug" . $n++;
     mkdir $src;
     my $found = 0;
@@ -96,7 +101,14 @@ while (my $line = <$bugs>) {
     ok($found, "$lab: bug '$what' planted") or next;
     my $b = run('make', '-s', 'program', "SRC=$src", "OUT=$src/bin");
     is($b->{status}, 0, "$lab with '$what' builds") or diag($b->{err}), next;
-    my $r = run("$src/bin", '--variant', $variant, '--size', $size // $small{$lab}, '--reps', '1');
+    my @args = ('--variant', $variant, '--size', $size // $small{$lab}, '--reps', '1');
+    if (($tool // '') eq 'racecheck') {
+        my $r = run('compute-sanitizer', '--tool', 'racecheck', '--error-exitcode', '99', "$src/bin", @args);
+        isnt($r->{status}, 0, "$lab $variant with '$what': racecheck fails it") or diag($r->{out});
+        like($r->{out}, qr/RACECHECK SUMMARY: [1-9]\d* hazards|\| FAIL/, "$lab $variant with '$what': hazards or FAIL reported");
+        next;
+    }
+    my $r = run("$src/bin", @args);
     is($r->{status}, 1, "$lab $variant with '$what': exit 1") or diag($r->{out});
     like($r->{out}, qr/\| FAIL/, "$lab $variant with '$what': reported FAIL");
 }

@@ -9,7 +9,7 @@ use TestLib;
 
 plan skip_all => 'no CUDA GPU here: compute-sanitizer memcheck, racecheck, synccheck not run' unless has_gpu();
 plan skip_all => 'compute-sanitizer not installed' if system('command -v compute-sanitizer >/dev/null') != 0;
-my %size = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31');
+my %size = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31', lab6_pencils => '33x20x17');
 for my $lab (labs()) {
     my $sol = sol_bin($lab);
     for my $tool (qw(memcheck racecheck synccheck)) {

@@ -102,8 +102,8 @@ static int even(int k) { return k >= 2 && k <= 12 && k % 2 == 0; }
 
 static void test_parse_options(void)
 {
-    static const struct variant vs[] = {{"a", "", fake_launch, NULL, NULL},
-                                        {"b", "", fake_launch, NULL, NULL}};
+    static const struct variant vs[] = {{"a", "", fake_launch, NULL, NULL, 0},
+                                        {"b", "", fake_launch, NULL, NULL, 0}};
     struct lab plain = {0}, ordered = {0};
     plain.number = 9;
     plain.dims = 3;

@@ -9,9 +9,9 @@
 
 #include "harness.h"
 
-// The grid is x_i = i*h on [0, 1], h = 1/(n-1). The two end points have no neighbour on one
+// The grid is x_i = i*h on [0, 1), h = 1/n. The two end points have no neighbour on one
 // side; as everywhere in the course, they copy the input.
-static double spacing(size_t n) { return n > 1 ? 1.0 / (double)(n - 1) : 1.0; }
+static double spacing(size_t n) { return 1.0 / (double)n; }
 
 enum { BLOCK = 256 };
 
@@ -93,99 +93,32 @@ static void redundancy_vec4(const struct problem *p, double *r, double *w)
     *w = 1;
 }
 
-static void reference(const struct problem *p, const float *in, double *ref)
+static void reference(const struct problem *p, int kind, const float *in, double *ref)
 {
+    (void)kind;
     ref_diff1d(in, ref, p->n[0], spacing(p->n[0]));
 }
 
-// ---- convergence: the error against the analytic derivative as h shrinks ----
-// f(x) = sin(2 pi x), f'(x) = 2 pi cos(2 pi x). The truncation error falls as h^2 until the
-// rounding of the float inputs, about 6e-8 / h, takes over: the sweep shows both.
+// ---- the analytic answer: f = sin(2 pi x), f' = 2 pi cos(2 pi x) ----
+// --convergence runs it for n = 2^4 .. 2^22: the truncation error falls as h^2 until the
+// rounding of the float inputs, about 2^-25 / h, takes over. The two end points copy the input,
+// so their exact answer is the input itself.
 
-struct conv_row {
-    const char *variant;
-    size_t n;
-    double h, max_err, rms_err;
-};
-struct conv_rows {
-    const char *gpu;
-    const struct conv_row *rows;
-    int count;
-};
-
-static void write_conv(FILE *f, void *ctx)
+static void smooth(const struct problem *p, int kind, float *f, double *exact)
 {
-    const struct conv_rows *c = (const struct conv_rows *)ctx;
-    for (int i = 0; i < c->count; i++)
-        fprintf(f, "%s,lab1_diff1d,%s,%zu,%.9e,%.6e,%.6e,%s\n", c->gpu, c->rows[i].variant,
-                c->rows[i].n, c->rows[i].h, c->rows[i].max_err, c->rows[i].rms_err, BUILD_COMMIT);
+    (void)kind;
+    size_t n = p->n[0];
+    double h = spacing(n), two_pi = 2 * M_PI;
+#pragma omp parallel for
+    for (size_t i = 0; i < n; i++) {
+        f[i] = (float)sin(two_pi * (double)i * h);
+        exact[i] = (i == 0 || i == n - 1) ? f[i] : two_pi * cos(two_pi * (double)i * h);
+    }
 }
 
-static int run_convergence(const struct options *o)
-{
-    enum { FIRST = 4, LAST = 22, MAX_ROWS = (LAST - FIRST + 1) * MAX_SELECTED };
-    struct device dev;
-    double copy_gbps;
-    int rc = lab_setup(o, &dev, 0, &copy_gbps);
-    if (rc) return rc;
-    size_t nmax = (size_t)1 << LAST, guard = 1024;
-    float *h_f = (float *)malloc(nmax * sizeof(float)), *h_df = (float *)malloc(nmax * sizeof(float));
-    struct conv_row *rows = (struct conv_row *)malloc(MAX_ROWS * sizeof *rows);
-    if (!h_f || !h_df || !rows) return 2;
-    float *d_f = grid_alloc(nmax, guard), *d_df = grid_alloc(nmax, guard);
-    const double two_pi = 2 * M_PI;
-    int count = 0, ok = 1;
-    if (!o->quiet)
-        printf("error of f' against 2 pi cos(2 pi x), f = sin(2 pi x) on [0, 1], interior points\n"
-               "%-12s | %9s | %10s | %10s | %10s | %s\n",
-               "variant", "n", "h", "max error", "RMS error", "order (from max error)");
-    for (int s = 0; s < o->n_selected; s++) {
-        const struct variant *v = &o->lab->variants[o->selected[s]];
-        double prev = NAN;
-        for (int e = FIRST; e <= LAST; e++) {
-            struct problem p = o->prob;
-            p.n[0] = (size_t)1 << e;
-            double h = spacing(p.n[0]);
-            for (size_t i = 0; i < p.n[0]; i++) h_f[i] = (float)sin(two_pi * (double)i * h);
-            CUDA_CHECK(cudaMemcpy(d_f, h_f, p.n[0] * sizeof(float), cudaMemcpyHostToDevice));
-            CUDA_CHECK(cudaMemset(d_df, POISON_BYTE, p.n[0] * sizeof(float)));
-            struct grids g = {d_f, d_df};
-            v->launch(&p, &g);
-            CUDA_CHECK(cudaGetLastError());
-            CUDA_CHECK(cudaMemcpy(h_df, d_df, p.n[0] * sizeof(float), cudaMemcpyDeviceToHost));
-            double max_err = 0, sum2 = 0;
-            for (size_t i = 1; i + 1 < p.n[0]; i++) {
-                double err = fabs(h_df[i] - two_pi * cos(two_pi * (double)i * h));
-                if (!(err <= max_err)) max_err = err;  // NaN sticks
-                sum2 += err * err;
-            }
-            double rms = sqrt(sum2 / (double)(p.n[0] - 2));
-            ok &= !isnan(max_err);
-            struct conv_row *row = &rows[count++];
-            row->variant = v->name;
-            row->n = p.n[0];
-            row->h = h;
-            row->max_err = max_err;
-            row->rms_err = rms;
-            if (!o->quiet) {
-                printf("%-12s | %9zu | %10.3e | %10.3e | %10.3e |", v->name, p.n[0], h, max_err, rms);
-                if (!isnan(prev)) printf(" %.2f", log2(prev / max_err));
-                printf("\n");
-            }
-            prev = max_err;
-        }
-    }
-    if (o->csv) {
-        struct conv_rows c = {dev.name, rows, count};
-        if (csv_append(o->csv, write_conv, &c, "gpu,lab,variant,n,h,max_err,rms_err,commit")) ok = 0;
-    }
-    grid_free(d_f, guard);
-    grid_free(d_df, guard);
-    free(h_f);
-    free(h_df);
-    free(rows);
-    return ok ? 0 : 1;
-}
+static const size_t CONV_N[] = {1 << 4,  1 << 5,  1 << 6,  1 << 7,  1 << 8,  1 << 9,  1 << 10,
+                                1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16, 1 << 17,
+                                1 << 18, 1 << 19, 1 << 20, 1 << 21, 1 << 22};
 
 // ---- the lab ----
 
@@ -195,13 +128,6 @@ static const struct variant VARIANTS[] = {
      redundancy_scalar},
     {"vec4", "four points per thread with float4 loads and stores", launch_vec4,
      NULL, redundancy_vec4},
-};
-static const int N_VARIANTS = sizeof VARIANTS / sizeof *VARIANTS;
-
-static const struct lab_mode MODES[] = {
-    {"--convergence", "sweep n = 2^4..2^22 on sin(2 pi x) and print the error against the "
-                      "analytic derivative (--csv then writes that table)",
-     run_convergence},
 };
 
 static const struct lab LAB = {
@@ -216,10 +142,11 @@ static const struct lab LAB = {
     .atol = 1e-5,
     .rtol = 1e-5,
     .reference = reference,
+    .smooth = smooth,
+    .conv_n = CONV_N,
+    .n_conv = sizeof CONV_N / sizeof *CONV_N,
     .variants = VARIANTS,
-    .n_variants = N_VARIANTS,
-    .modes = MODES,
-    .n_modes = 1,
+    .n_variants = sizeof VARIANTS / sizeof *VARIANTS,
 };
 
 int main(int argc, char **argv) { return lab_main(&LAB, argc, argv); }

@@ -105,8 +105,9 @@ static void redundancy_naive(const struct problem *p, double *r, double *w)
     *w = 1;
 }
 
-static void reference(const struct problem *p, const float *in, double *ref)
+static void reference(const struct problem *p, int kind, const float *in, double *ref)
 {
+    (void)kind;
     double c[2];
     laplacian_coefficients(2, c);
     ref_star3d(in, ref, p->n, 1, c);
