@@ -56,17 +56,19 @@ sub variants_of {
     return @v;
 }
 
-# The median time of the last CSV row a run appended.
+# The median time in the CSV row of the variant, if it passed.
 sub median_ms {
-    my ($csv) = @_;
+    my ($csv, $variant) = @_;
     open my $fh, '<', $csv or return undef;
-    my @rows = <$fh>;
+    chomp(my @rows = <$fh>);
     return undef if @rows < 2;
-    chomp(my $head = $rows[0]);
-    chomp(my $last = $rows[-1]);
-    my %r;
-    @r{ split /,/, $head } = split /,/, $last, -1;
-    return $r{status} eq 'PASS' ? $r{median_ms} : undef;
+    my @cols = split /,/, shift @rows;
+    for my $line (@rows) {
+        my %r;
+        @r{@cols} = split /,/, $line, -1;
+        return $r{status} eq 'PASS' ? $r{median_ms} : undef if $r{variant} eq $variant;
+    }
+    return undef;
 }
 
 sub perf_fraction {
@@ -96,8 +98,8 @@ for my $lab (@labs) {
         unlink "$tmp/s.csv", "$tmp/r.csv";
         my ($s_status, $s_note) = -x $stu ? run($stu, @args, '--csv', "$tmp/s.csv") : (127, "$stu was not built");
         my ($r_status, $r_note) = run($sol, @args, '--csv', "$tmp/r.csv");
-        my $t = $s_status == 0 ? median_ms("$tmp/s.csv") : undef;
-        my $t_ref = $r_status == 0 ? median_ms("$tmp/r.csv") : undef;
+        my $t = $s_status == 0 ? median_ms("$tmp/s.csv", $v) : undef;
+        my $t_ref = $r_status == 0 ? median_ms("$tmp/r.csv", $v) : undef;
         my $pass = $s_status == 0 && defined $t;
         my $pts = 0;
         my $note = $s_note;
