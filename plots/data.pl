@@ -92,10 +92,13 @@ sub results_table {
     @rows = grep { !$lab || $_->{lab} eq $lab } @rows;
     return "(no data yet: run `make bench` on a GPU)\n" unless @rows;
     my @body = map {
+        my $info = $_->{status} eq 'INFO';  # a measurement beside the variants (empty_kernel)
         [   ($lab ? () : ($_->{lab})), $_->{variant}, size_of($_), sprintf("%.4f", $_->{median_ms}),
-            sprintf("%.1f", $_->{gpts}), sprintf("%.0f", $_->{gbps}), sprintf("%.1f%%", $_->{pct_copy}),
+            $info ? ('-', '-', '-') : (sprintf("%.1f", $_->{gpts}), sprintf("%.0f", $_->{gbps}),
+                sprintf("%.1f%%", $_->{pct_copy})),
             sprintf("%.0f", $_->{copy_gbps}),
-            sprintf("%.2f/%.2f", $_->{redundancy_read}, $_->{redundancy_write}), $_->{status} ]
+            $info ? '-' : sprintf("%.2f/%.2f", $_->{redundancy_read}, $_->{redundancy_write}),
+            $_->{status} ]
     } @rows;
     my $gpu = $rows[0]{gpu};
     my $commit = $rows[0]{commit};
