@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# What a maintainer runs on a GPU machine to verify a change (CI has no GPU): build, make test,
-# make bench, with the log naming the commit. Writes data/<GPU>-test.log beside the bench CSV;
-# with OUT set (the device tool), copies the log and the CSV files there too.
+# What a maintainer runs on a GPU machine to verify a change (CI has no GPU): build, make bench,
+# make tables (so that the tables the tests compare include the new rows), make test, with the
+# log naming the commit. Writes data/<GPU>-test.log beside the bench CSV; with OUT set (the
+# device tool), copies the log and the CSV files there too. Commit them, then run make tables
+# and make plots where gnuplot is.
 #   COMMIT=$(git describe --always --dirty) bash tests/gpu-session.sh
 set -uo pipefail
 commit=${COMMIT:-$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)}
@@ -14,11 +16,12 @@ mkdir -p data
     nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.mem --format=csv,noheader
     nvcc --version | tail -n 1
     make -j"$(nproc)" COMMIT="$commit" all 2>&1 | grep -E 'error|warning: [^#]' || true
-    echo "== make test"
-    make COMMIT="$commit" test 2>&1
-    echo "make test exit status: $?"
     echo "== make bench"
     make COMMIT="$commit" bench 2>&1
     echo "make bench exit status: $?"
+    make -s tables
+    echo "== make test"
+    make COMMIT="$commit" test 2>&1
+    echo "make test exit status: $?"
 } | tee "$log"
 if [ -n "${OUT:-}" ]; then cp "$log" data/*.csv "$OUT"/; fi
