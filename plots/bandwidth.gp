@@ -7,7 +7,7 @@ stats datafile using 3 nooutput
 roof = STATS_mean
 set title sprintf("Effective bandwidth of each reference solution on %s", gpu)
 set ylabel "effective bandwidth (GB/s)\nminimal bytes / median time"
-set yrange [0:roof * 1.18]
+set yrange [0:roof * 1.22]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
@@ -17,6 +17,6 @@ set grid ytics
 set key off
 set arrow 1 from graph 0, first roof to graph 1, first roof nohead lw 2 dt 2 lc rgb "#c0392b"
 set label 1 sprintf("copy roof: device-to-device cudaMemcpy, %.0f GB/s", roof) \
-    at graph 0.01, first roof * 1.04 tc rgb "#c0392b"
+    at graph 0.99, first roof * 1.11 right tc rgb "#c0392b"
 plot datafile using 2:xtic(1) title "measured", \
      '' using 0:($2 + roof * 0.02):(sprintf("%.0f%%", $4)) with labels notitle
