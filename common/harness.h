@@ -94,6 +94,7 @@ struct options {
     struct problem prob;
     int selected[MAX_SELECTED];  // indices into lab->variants
     int n_selected;
+    int named;                   // the variants were named with --variant (not 'all')
     int reps;
     unsigned long long seed;
     const char *csv;

@@ -192,7 +192,8 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
             else o->dump = val;
         }
     }
-    if (all || o->n_selected == 0) {
+    o->named = !all && o->n_selected > 0;
+    if (!o->named) {
         o->n_selected = 0;
         for (int v = 0; v < lab->n_variants && v < MAX_SELECTED; v++) o->selected[o->n_selected++] = v;
     }

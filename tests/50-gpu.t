@@ -14,12 +14,24 @@ plan skip_all => 'no CUDA GPU here (nvidia-smi lists none): solutions at default
 my %odd = (
     lab1_diff1d   => [qw(1000003 1 2 3 4 5 7 33 1025)],
     lab2_naive7pt => [qw(131x67x45 1x1x3 1x1x1 2x2x2 3x3x3 513x7x9 7x513x9 9x7x513 1x300x2 64)],
+    lab3_shared_tiling => [qw(131x67x45 1x1x3 3x3x3 5x5x5 513x7x9 17x9x100 64)],
+    lab4_coarsening => [qw(131x67x45 1x1x3 3x3x3 513x7x9 7x513x9 40x40x200 64)],
+    lab5_register_tiling => [qw(131x67x45 1x1x3 5x7x9 513x7x9 17x9x100), '--order 4 --size 131x67x45',
+        '--order 6 --size 513x7x9', '--order 8 --size 200x90x70', '--order 10 --size 33x65x40',
+        '--order 12 --size 131x67x45', '--order 12 --size 13x13x13', '--order 8', '--order 12'],
     lab6_pencils  => [qw(64 96x200x72 9x9x9 9x10x11 13x17x19 100x9x33 33x9x9 256)],
 );
-my %small = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31', lab6_pencils => '33x20x17');
+my %small = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31', lab3_shared_tiling => '67x45x31',
+    lab4_coarsening => '67x45x31', lab5_register_tiling => '67x45x31', lab6_pencils => '33x20x17');
 my %too_big = (lab1_diff1d => ['--size', '100000000000'], lab2_naive7pt => ['--size', '5000'],
+    lab3_shared_tiling => ['--size', '5000'], lab4_coarsening => ['--size', '5000'],
+    lab5_register_tiling => ['--size', '5000'],
     lab6_pencils => ['--variant', 'x_spencils', '--size', '1024x1024x65535']);
-my %refused = (lab2_naive7pt => [qw(3x3x70000 3x600000x3)], lab6_pencils => [qw(8x64x64 64x64x5 2000x64x64)]);
+my %refused = (
+    lab2_naive7pt => [ [qw(--variant naive --size 3x3x70000)], [qw(--size 3x600000x3)] ],
+    lab5_register_tiling => [ [qw(--variant regtile_7pt --order 4)] ],
+    lab6_pencils  => [ [qw(--size 8x64x64)], [qw(--size 64x64x5)], [qw(--variant x_lpencils --size 2000x64x64)] ],
+);
 my $dir = tmpdir();
 
 sub rows { my ($out) = @_; return grep { /\|\s*(PASS|FAIL)/ } split /\n/, $out }
@@ -34,10 +46,13 @@ for my $lab (labs()) {
     is(scalar(grep { /\| PASS/ } @rows), scalar @v, "$sol: every variant PASSes at the default size");
     like($r->{out}, qr/copy bandwidth \d+ GB\/s/, "$sol: the header gives the measured copy bandwidth");
 
-    for my $size (@{ $odd{$lab} || [] }) {
-        $r = run($sol, '--size', $size, '--reps', '2', '--seed', '7');
-        is($r->{status}, 0, "$sol --size $size: exit 0") or diag($r->{out} . $r->{err});
-        is(scalar(grep { /\| PASS/ } rows($r->{out})), scalar @v, "$sol --size $size: every variant PASSes");
+    for my $case (@{ $odd{$lab} || [] }) {
+        my @args = $case =~ /^--/ ? split(' ', $case) : ('--size', $case);
+        $r = run($sol, @args, '--reps', '2', '--seed', '7');
+        is($r->{status}, 0, "$sol @args: exit 0") or diag($r->{out} . $r->{err});
+        my $skipped = () = $r->{out} =~ /^\(variant \S+ skipped: /mg;
+        is(scalar(grep { /\| PASS/ } rows($r->{out})), @v - $skipped, "$sol @args: every variant that runs PASSes");
+        is(scalar(grep { /\| FAIL/ } rows($r->{out})), 0, "$sol @args: none FAILs");
     }
 
     my $csv = "$dir/$lab.csv";
@@ -69,9 +84,11 @@ for my $lab (labs()) {
     ok(!-e "$dir/big.csv", "$sol @big: no CSV file");
 
     for my $refused (@{ $refused{$lab} || [] }) {
-        $r = run($sol, '--size', $refused, '--csv', "$dir/refused.csv");
-        is($r->{status}, 2, "$sol --size $refused is refused: exit 2");
-        like($r->{err}, qr/^\S+: variant \S+ cannot run this problem: .+\n\z/, "$sol --size $refused: one line why");
+        $r = run($sol, @$refused, '--csv', "$dir/refused.csv");
+        is($r->{status}, 2, "$sol @$refused is refused: exit 2");
+        like($r->{err}, qr/^\S+: (variant \S+ cannot run|no variant can run) this problem: .+\n\z/,
+            "$sol @$refused: one line why");
+        ok(!-e "$dir/refused.csv", "$sol @$refused: no CSV file");
     }
 
     $r = run($stu, '--size', $small{$lab}, '--reps', '1');
@@ -102,7 +119,8 @@ while (my $line = <$bugs>) {
     ok($found, "$lab: bug '$what' planted") or next;
     my $b = run('make', '-s', 'program', "SRC=$src", "OUT=$src/bin");
     is($b->{status}, 0, "$lab with '$what' builds") or diag($b->{err}), next;
-    my @args = ('--variant', $variant, '--size', $size // $small{$lab}, '--reps', '1');
+    my @where = defined $size && $size =~ /^--/ ? split(' ', $size) : ('--size', $size // $small{$lab});
+    my @args = ('--variant', $variant, @where, '--reps', '1');
     if (($tool // '') eq 'racecheck') {
         my $r = run('compute-sanitizer', '--tool', 'racecheck', '--error-exitcode', '99', "$src/bin", @args);
         isnt($r->{status}, 0, "$lab $variant with '$what': racecheck fails it") or diag($r->{out});

@@ -9,14 +9,17 @@ use TestLib;
 
 plan skip_all => 'no CUDA GPU here: compute-sanitizer memcheck, racecheck, synccheck not run' unless has_gpu();
 plan skip_all => 'compute-sanitizer not installed' if system('command -v compute-sanitizer >/dev/null') != 0;
-my %size = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31', lab6_pencils => '33x20x17');
+my %runs = (lab1_diff1d => ['--size 100003'], lab6_pencils => ['--size 33x20x17'],
+    lab5_register_tiling => ['--size 67x45x31', '--size 67x45x31 --order 8', '--size 40x70x30 --order 12']);
 for my $lab (labs()) {
     my $sol = sol_bin($lab);
-    for my $tool (qw(memcheck racecheck synccheck)) {
-        my $r = run('compute-sanitizer', '--tool', $tool, '--error-exitcode', '99', $sol,
-            '--size', $size{$lab} // '67x45x31', '--reps', '1');
-        is($r->{status}, 0, "$sol under $tool: exit 0") or diag($r->{out});
-        like($r->{out}, qr/(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)/, "$sol under $tool: 0 errors");
+    for my $args (@{ $runs{$lab} || ['--size 67x45x31'] }) {
+        for my $tool (qw(memcheck racecheck synccheck)) {
+            my $r = run('compute-sanitizer', '--tool', $tool, '--error-exitcode', '99', $sol,
+                split(' ', $args), '--reps', '1');
+            is($r->{status}, 0, "$sol $args under $tool: exit 0") or diag($r->{out});
+            like($r->{out}, qr/(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)/, "$sol $args under $tool: 0 errors");
+        }
     }
 }
 done_testing();

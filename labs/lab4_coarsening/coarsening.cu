@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// Lab 4 (coarsening): the 7-point stencil with thread coarsening along z (004). A 2D block of
+// T x T threads marches through a chunk of Z planes, keeping three planes (prev, curr, next) in
+// shared memory: each step loads one new plane instead of a whole 3D tile. Blocks are larger
+// (T = 32 where lab 3 stops at T = 10), the halo share is smaller, and shared memory holds
+// 3T^2 values instead of T^3.
+// Build and run: make lab4 && ./lab4        (make sol4 && ./sol4 for the reference solution)
+#include "star.cuh"
+
+constexpr int T = 32, OUT = T - 2;  // input plane tile T x T, output tile (T-2) x (T-2)
+
+template <int Z>
+__global__ void __launch_bounds__(T * T) star7_coarse(const float *in, float *out, int nx, int ny, int nz)
+{
+    __shared__ float prev[T][T], curr[T][T], next[T][T];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int x = blockIdx.x * OUT + tx - 1, y = blockIdx.y * OUT + ty - 1, z0 = blockIdx.z * Z;
+    const bool in_plane = x >= 0 && y >= 0 && x < nx && y < ny;
+    const bool output = in_plane && tx >= 1 && ty >= 1 && tx <= OUT && ty <= OUT;
+    const size_t sz = (size_t)nx * ny, s0 = (size_t)y * nx + x;  // s0: offset within a plane
+    if (in_plane && z0 >= 1) prev[ty][tx] = in[(z0 - 1) * sz + s0];
+    if (in_plane) curr[ty][tx] = in[z0 * sz + s0];
+    for (int z = z0; z < z0 + Z && z < nz; z++) {
+        // TODO(student): load plane z+1 into next (if it exists), wait for the whole block,
+        // write out at plane z from the three planes (the input on the faces of the grid),
+        // wait again, then shift: curr becomes prev, next becomes curr.
+    }
+}
+
+template <int Z>
+static void launch(const struct problem *p, const struct grids *g)
+{
+    dim3 block(T, T), grid(ceil_div(p->n[0], OUT), ceil_div(p->n[1], OUT), ceil_div(p->n[2], Z));
+    star7_coarse<Z><<<grid, block>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+}
+
+template <int Z>
+static const char *refuse(const struct problem *p)
+{
+    return refuse_grid(p, ceil_div(p->n[1], OUT), ceil_div(p->n[2], Z));
+}
+
+// Model: a block reads (Z + 2) planes of T x T to write Z planes of (T-2) x (T-2).
+template <int Z>
+static void redundancy(const struct problem *p, double *r, double *w)
+{
+    (void)p;
+    *r = (double)(T * T) * (Z + 2) / ((double)OUT * OUT * Z);
+    *w = 1;
+}
+
+static const struct variant VARIANTS[] = {
+    {"coarse_z8", "32x32 threads, chunks of 8 planes", launch<8>, refuse<8>, redundancy<8>, 0},
+    {"coarse_z32", "32x32 threads, chunks of 32 planes", launch<32>, refuse<32>, redundancy<32>, 0},
+    {"coarse_z128", "32x32 threads, chunks of 128 planes", launch<128>, refuse<128>, redundancy<128>, 0},
+};
+
+static const struct lab LAB = {
+    .number = 4,
+    .name = "coarsening",
+    .title = "7-point stencil, 2D blocks marching along z with prev/curr/next planes in shared memory",
+    .dims = 3,
+    .default_n = {512, 512, 512},
+    .min_n = {1, 1, 1},
+    .bytes_per_point = 8,
+    .l2_tol = 1e-5,
+    .atol = 1e-5,
+    .rtol = 1e-5,
+    .reference = star_reference,
+    .guard = star_guard,
+    .setup = star_setup,
+    .variants = VARIANTS,
+    .n_variants = sizeof VARIANTS / sizeof *VARIANTS,
+};
+
+int main(int argc, char **argv) { return lab_main(&LAB, argc, argv); }
