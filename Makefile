@@ -71,7 +71,7 @@ build/tests/unit: tests/unit.c tests/tap.h $(UNIT_OBJS) | need-nvcc
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- targets ----
-.PHONY: all labs solutions check test bench plots tables skeletons clean help FORCE \
+.PHONY: all labs solutions check test bench profile plots tables skeletons clean help FORCE \
         need-nvcc need-gnuplot program
 
 all: $(LAB_BINS) $(SOL_BINS)   ## build every lab skeleton and reference solution
@@ -86,6 +86,9 @@ check: all                     ## grade the student labs against the reference s
 
 bench: $(SOL_BINS)             ## run the solutions at benchmark sizes, append CSV under data/
 	bash common/bench.sh $(LAB_NAMES)
+
+profile: $(SOL_BINS)           ## DRAM bytes per point of every solution variant (Nsight Compute)
+	@for s in $(SOL_BINS); do ./$$s --profile || exit $$?; done
 
 plots: | need-gnuplot          ## figures under plots/ from data/ and the models
 	bash plots/make-plots.sh

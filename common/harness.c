@@ -490,6 +490,65 @@ static int run_convergence(struct options *o)
     return ok ? 0 : 1;
 }
 
+// ---- --profile: what the caches did, measured ----
+
+// Run this program under Nsight Compute once per variant (one checked launch of the variant's
+// kernels; the empty kernel of the start-up is filtered out) and read the DRAM bytes.
+static int run_profile(struct options *o, const char *self)
+{
+    if (system("command -v ncu >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "%s: --profile needs Nsight Compute (ncu) on PATH; it comes with the CUDA Toolkit\n", prog);
+        return 2;
+    }
+    const struct lab *lab = o->lab;
+    double pts = (double)points(o->prob.n);
+    char size[64];
+    size_string(o, size, sizeof size);
+    printf("DRAM traffic per output point, measured by ncu (lab %d, %s%s%d)\n", lab->number, size,
+           lab->default_order ? ", order " : "", lab->default_order ? o->prob.order : 0);
+    printf("%-20s | %16s | %16s | %16s | %s\n", "variant", "model read/write", "DRAM read B/pt",
+           "DRAM write B/pt", "measured elements read/write");
+    int ok = 1;
+    for (int i = 0; i < o->n_selected; i++) {
+        const struct variant *v = &lab->variants[o->selected[i]];
+        char cmd[2048], size[64], order[32] = "";
+        size_string(o, size, sizeof size);
+        if (lab->default_order) snprintf(order, sizeof order, " --order %d", o->prob.order);
+        // --clock-control none: measure the GPU as it is, never lock its clocks.
+        snprintf(cmd, sizeof cmd,
+                 "ncu --csv --print-units base --clock-control none "
+                 "--metrics dram__bytes_read.sum,dram__bytes_write.sum "
+                 "--kernel-name regex:'^(?!empty_kernel)' --launch-count 20 '%s' --variant %s "
+                 "--size %s%s --seed %llu --reps 1 --quiet 2>/dev/null",
+                 self, v->name, size, order, o->seed);
+        FILE *f = popen(cmd, "r");
+        double rd[32] = {0}, wr[32] = {0};
+        int nr = 0, nw = 0;
+        char line[4096];
+        while (f && fgets(line, sizeof line, f)) {
+            // One row per kernel launch and metric; the value is the last quoted field.
+            char *last = strrchr(line, ',');
+            if (!last) continue;
+            double val = strtod(last + 2, NULL);
+            if (strstr(line, "\"dram__bytes_read.sum\"") && nr < 32) rd[nr++] = val;
+            if (strstr(line, "\"dram__bytes_write.sum\"") && nw < 32) wr[nw++] = val;
+        }
+        int rc = f ? pclose(f) : -1;
+        double mr, mw;
+        v->redundancy(&o->prob, &mr, &mw);
+        // The launches are: the checked run, 2 warm-ups, 1 timed run; report the median one.
+        if (rc != 0 || nr == 0 || nw == 0) {
+            printf("%-20s | %7.2f/%-8.2f | %16s | %16s | ncu failed (rc %d): run it by hand to see why\n",
+                   v->name, mr, mw, "-", "-", rc);
+            ok = 0;
+            continue;
+        }
+        double r = median(rd, nr) / pts, w = median(wr, nw) / pts;
+        printf("%-20s | %7.2f/%-8.2f | %16.2f | %16.2f | %.2f/%.2f\n", v->name, mr, mw, r, w, r / 4, w / 4);
+    }
+    return ok ? 0 : 1;
+}
+
 int lab_main(const struct lab *lab, int argc, char **argv)
 {
     set_program_name(argv[0]);
@@ -502,6 +561,7 @@ int lab_main(const struct lab *lab, int argc, char **argv)
         return 2;
     }
     if (o.convergence) return run_convergence(&o);
+    if (o.profile) return run_profile(&o, argv[0]);
 
     struct device dev;
     double copy_gbps;

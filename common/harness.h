@@ -101,6 +101,7 @@ struct options {
     const char *dump;
     int quiet;
     int convergence;  // --convergence: the error against the analytic answer as h shrinks
+    int profile;      // --profile: DRAM bytes per point of each variant, read by Nsight Compute
 };
 
 // Returns 0 to run, 1 when --help was printed, 2 on a bad command line (message in err).

@@ -92,6 +92,8 @@ void print_help(const struct lab *lab, FILE *f)
     fprintf(f, "  --csv FILE         append one row per variant run to FILE\n");
     fprintf(f, "  --dump FILE        write the output of the one --variant run as raw float32\n");
     fprintf(f, "  --quiet            print nothing on stdout (exit status and --csv only)\n");
+    fprintf(f, "  --profile          instead of the table: DRAM bytes read and written per point of\n"
+               "                     each variant, measured by Nsight Compute (ncu), beside the model\n");
     if (lab->smooth)
         fprintf(f, "  --convergence      instead of the table: the error against the analytic answer\n"
                    "                     as the grid is refined (--csv then writes that table)\n");
@@ -128,6 +130,10 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
         }
         if (!strcmp(arg, "--convergence") && lab->smooth) {
             o->convergence = 1;
+            continue;
+        }
+        if (!strcmp(arg, "--profile")) {
+            o->profile = 1;
             continue;
         }
         if (!strcmp(arg, "--quiet")) {

@@ -125,6 +125,25 @@ sub convergence_table {
         . "\n$rows[0]{gpu}, variant $variant, commit $rows[0]{commit} (generated from data/).\n";
 }
 
+# 003's Table 1 layout: Mpoints/s of one variant by volume (rows) and order (columns).
+sub table1 {
+    my ($which, @rows) = @_;
+    my ($lab, $variant) = split /\./, $which;
+    @rows = grep { $_->{lab} eq $lab && $_->{variant} eq $variant && $_->{status} eq 'PASS' } @rows;
+    return "(no data yet: run `make bench` on a GPU)\n" unless @rows;
+    my (%cell, %orders, @volumes, %seen);
+    for my $r (@rows) {
+        my $vol = size_of($r);
+        push @volumes, $vol unless $seen{$vol}++;
+        $orders{ $r->{order} } = 1;
+        $cell{$vol}{ $r->{order} } //= sprintf("%.0f", 1000 * $r->{gpts});
+    }
+    my @ord = sort { $a <=> $b } keys %orders;
+    my @body = map { my $v = $_; [ $v, map { $cell{$v}{$_} // '-' } @ord ] } @volumes;
+    return fmt_table([ 'volume', map { "order $_" } @ord ], @body)
+        . "\nMpoints/s, $rows[0]{gpu}, variant $variant, commit $rows[0]{commit} (generated from data/).\n";
+}
+
 # Replace the text between "<!-- KIND:ARG -->" and "<!-- end -->" in each file.
 sub cmd_tables {
     my @files = @_ ? @_ : ('README.md', glob('handouts/*.md'));
@@ -136,10 +155,11 @@ sub cmd_tables {
         my $text = do { local $/; <$in> };
         close $in;
         my $new = $text;
-        $new =~ s{(<!-- (results|headline|convergence):([\w.-]+) -->\n).*?(<!-- end -->)}{
+        $new =~ s{(<!-- (results|headline|convergence|table1):([\w.-]+) -->\n).*?(<!-- end -->)}{
             my ($open, $kind, $arg, $close) = ($1, $2, $3, $4);
             my $body = $kind eq 'results' ? results_table($arg, @runs)
                      : $kind eq 'headline' ? results_table($arg eq 'all' ? '' : $arg, @headline)
+                     : $kind eq 'table1' ? table1($arg, @runs)
                      : convergence_table($arg, @conv);
             "$open$body$close"
         }gse;

@@ -38,6 +38,14 @@ for my $lab (labs()) {
     }
 }
 
+# --profile without Nsight Compute: one line naming it.
+SKIP: {
+    skip 'ncu is installed here: --profile runs (tested with the GPU)', 2 if system('command -v ncu >/dev/null 2>&1') == 0;
+    my $r = run('./sol2', '--profile');
+    is($r->{status}, 2, '--profile without ncu: exit 2');
+    like($r->{err}, qr/^sol2: --profile needs Nsight Compute \(ncu\)[^\n]*\n\z/, 'one line naming ncu');
+}
+
 # A missing tool is one line naming what to install.
 my $r = run('make', 'NVCC=/nonexistent/nvcc', 'need-nvcc');
 isnt($r->{status}, 0, 'make without nvcc fails');

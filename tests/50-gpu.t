@@ -22,7 +22,7 @@ my %odd = (
     lab6_pencils  => [qw(64 96x200x72 9x9x9 9x10x11 13x17x19 100x9x33 33x9x9 256)],
 );
 my %small = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31', lab3_shared_tiling => '67x45x31',
-    lab4_coarsening => '67x45x31', lab5_register_tiling => '67x45x31', lab6_pencils => '33x20x17');
+    lab4_coarsening => '67x45x31', lab5_register_tiling => '68x45x31', lab6_pencils => '33x20x17');
 my %too_big = (lab1_diff1d => ['--size', '100000000000'], lab2_naive7pt => ['--size', '5000'],
     lab3_shared_tiling => ['--size', '5000'], lab4_coarsening => ['--size', '5000'],
     lab5_register_tiling => ['--size', '5000'],
@@ -94,6 +94,17 @@ for my $lab (labs()) {
     $r = run($stu, '--size', $small{$lab}, '--reps', '1');
     is($r->{status}, 1, "$stu (untouched skeleton): exit 1, not a crash");
     is(scalar(grep { /\| FAIL/ } rows($r->{out})), scalar @v, "$stu: every variant FAILs");
+}
+
+# --profile: Nsight Compute's DRAM bytes per point beside the model, for every variant.
+SKIP: {
+    skip 'ncu not installed: --profile not run', 3 if system('command -v ncu >/dev/null 2>&1') != 0;
+    my $r = run('./sol2', '--profile', '--size', '256');
+    is($r->{status}, 0, 'sol2 --profile: exit 0') or diag($r->{out} . $r->{err});
+    my @rows = grep { /^(naive|bad_mapping)\s+\|/ } split /\n/, $r->{out};
+    is(scalar @rows, 2, 'one profile row per variant');
+    my ($read) = ($rows[0] // '') =~ /^naive\s+\|[^|]+\|\s+([\d.]+)/;
+    ok(defined $read && $read >= 3.5 && $read < 28, "naive reads about 4 to 28 DRAM bytes per point (" . ($read // '?') . ")");
 }
 
 # Planted bugs, each built from a copy of the solution.

@@ -5,7 +5,7 @@
 # log naming the commit. Writes data/<GPU>-test.log beside the bench CSV; with OUT set (the
 # device tool), copies the log and the CSV files there too. Commit them, then run make tables
 # and make plots where gnuplot is.
-#   COMMIT=$(git describe --always --dirty) bash tests/gpu-session.sh [bench] [test]
+#   COMMIT=$(git describe --always --dirty) bash tests/gpu-session.sh [bench] [profile] [test]
 # The phases run in the order given (default: both); the first starts the log, a later call
 # with only "test" appends to it (each device call has a time limit).
 set -uo pipefail
@@ -24,6 +24,10 @@ mkdir -p data
             echo "== make bench"
             make COMMIT="$commit" bench 2>&1
             echo "make bench exit status: $?"
+        elif [ "$phase" = profile ]; then
+            echo "== make profile"
+            make COMMIT="$commit" profile 2>&1
+            echo "make profile exit status: $?"
         else
             make -s tables
             echo "== make test"
