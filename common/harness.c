@@ -526,10 +526,17 @@ static int run_profile(struct options *o, const char *self)
         int nr = 0, nw = 0;
         char line[4096];
         while (f && fgets(line, sizeof line, f)) {
-            // One row per kernel launch and metric; the value is the last quoted field.
-            char *last = strrchr(line, ',');
+            // One row per kernel launch and metric: "...","METRIC","UNIT","VALUE" where VALUE
+            // may carry thousands separators.
+            char *last = NULL;
+            for (char *q = strstr(line, "\",\""); q; q = strstr(q + 1, "\",\"")) last = q;
             if (!last) continue;
-            double val = strtod(last + 2, NULL);
+            char num[64];
+            size_t k = 0;
+            for (const char *c = last + 3; *c && *c != '"' && k + 1 < sizeof num; c++)
+                if (*c != ',') num[k++] = *c;
+            num[k] = 0;
+            double val = strtod(num, NULL);
             if (strstr(line, "\"dram__bytes_read.sum\"") && nr < 32) rd[nr++] = val;
             if (strstr(line, "\"dram__bytes_write.sum\"") && nw < 32) wr[nw++] = val;
         }
