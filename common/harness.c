@@ -501,18 +501,21 @@ static int run_profile(struct options *o, const char *self)
         return 2;
     }
     const struct lab *lab = o->lab;
+    struct device dev;
+    double copy_gbps;
+    int rc0 = lab_setup(o, &dev, 2, &copy_gbps);  // the GPU's properties, and the refusals
+    if (rc0) return rc0;
     double pts = (double)points(o->prob.n);
-    char size[64];
+    char size[64], order[32] = "";
     size_string(o, size, sizeof size);
-    printf("DRAM traffic per output point, measured by ncu (lab %d, %s%s%d)\n", lab->number, size,
-           lab->default_order ? ", order " : "", lab->default_order ? o->prob.order : 0);
+    if (lab->default_order) snprintf(order, sizeof order, ", order %d", o->prob.order);
+    printf("DRAM traffic per output point, measured by ncu (lab %d, %s%s)\n", lab->number, size, order);
     printf("%-20s | %16s | %16s | %16s | %s\n", "variant", "model read/write", "DRAM read B/pt",
            "DRAM write B/pt", "measured elements read/write");
     int ok = 1;
     for (int i = 0; i < o->n_selected; i++) {
         const struct variant *v = &lab->variants[o->selected[i]];
-        char cmd[2048], size[64], order[32] = "";
-        size_string(o, size, sizeof size);
+        char cmd[2048];
         if (lab->default_order) snprintf(order, sizeof order, " --order %d", o->prob.order);
         // --clock-control none: measure the GPU as it is, never lock its clocks.
         snprintf(cmd, sizeof cmd,
