@@ -144,6 +144,36 @@ sub table1 {
         . "\nMpoints/s, $rows[0]{gpu}, variant $variant, commit $rows[0]{commit} (generated from data/).\n";
 }
 
+# The DRAM bytes per point that `--profile` (Nsight Compute) printed into the GPU test log:
+# the last section for lab N (and order K, written N.K) in data/<GPU>-test.log.
+sub profile_table {
+    my ($which) = @_;
+    my ($lab, $order) = split /\./, $which;
+    my $log = "data/$DEFAULT_GPU-test.log";
+    open my $fh, '<', $log or return "(no data yet: run `make profile` on a GPU)\n";
+    my (@rows, $cur, $title);
+    while (my $line = <$fh>) {
+        chomp $line;
+        if ($line =~ /^DRAM traffic per output point, measured by ncu \(lab (\d+), ([^,)]+)(?:, order (\d+))?\)/) {
+            $cur = $1 == $lab && (!defined $order || ($3 // '') eq $order) ? [] : undef;
+            # (make profile runs each solution at its default size; an early version of the
+            # header glued a stray 0 to the size, so the size is not taken from the log)
+            if ($cur) { @rows = (); $title = "lab $lab at its default size" . (defined $3 ? ", order $3" : ''); }
+            next;
+        }
+        next unless $cur;
+        if ($line =~ /^(\S+)\s+\|\s+([\d.]+)\/([\d.]+)\s+\|\s+([\d.]+)\s+\|\s+([\d.]+)\s+\|\s+([\d.]+)\/([\d.]+)/) {
+            push @rows, [ $1, "$2/$3", $4, $5, "$6/$7" ];
+        } elsif ($line !~ /^variant/) {
+            $cur = undef;
+        }
+    }
+    return "(no data yet: run `make profile` on a GPU)\n" unless @rows;
+    return fmt_table([ 'variant', 'model elements r/w', 'DRAM bytes read/pt', 'DRAM bytes written/pt',
+            'measured elements r/w' ], @rows)
+        . "\n$title; Nsight Compute's dram__bytes_read/write.sum of one checked launch (`./solN --profile`), from data/$DEFAULT_GPU-test.log.\n";
+}
+
 # Replace the text between "<!-- KIND:ARG -->" and "<!-- end -->" in each file.
 sub cmd_tables {
     my @files = @_ ? @_ : ('README.md', glob('handouts/*.md'));
@@ -155,11 +185,12 @@ sub cmd_tables {
         my $text = do { local $/; <$in> };
         close $in;
         my $new = $text;
-        $new =~ s{(<!-- (results|headline|convergence|table1):([\w.-]+) -->\n).*?(<!-- end -->)}{
+        $new =~ s{(<!-- (results|headline|convergence|table1|profile):([\w.-]+) -->\n).*?(<!-- end -->)}{
             my ($open, $kind, $arg, $close) = ($1, $2, $3, $4);
             my $body = $kind eq 'results' ? results_table($arg, @runs)
                      : $kind eq 'headline' ? results_table($arg eq 'all' ? '' : $arg, @headline)
                      : $kind eq 'table1' ? table1($arg, @runs)
+                     : $kind eq 'profile' ? profile_table($arg)
                      : convergence_table($arg, @conv);
             "$open$body$close"
         }gse;
