@@ -5,6 +5,8 @@
 #
 #   perl plots/data.pl bandwidth GPU      label, GB/s, copy GB/s per variant (gnuplot input)
 #   perl plots/data.pl convergence GPU LAB   n, h, max error per variant (gnuplot input)
+#   perl plots/data.pl table1 GPU VARIANT   lab 5's Mpoints/s by order, one block per volume
+#   perl plots/data.pl measured           model and ncu-measured read redundancy per variant
 #   perl plots/data.pl tables [FILE...]   rewrite the marked tables in README.md and handouts/
 #
 # GPU is a data file's name without .csv (default: the H100 the course ships data for).
@@ -78,6 +80,45 @@ sub cmd_convergence {
         print "\n\n$r->{variant} h max_err rms_err\n" unless $seen{$r->{variant}}++;
         print "$r->{n} $r->{h} $r->{max_err} $r->{rms_err}\n";
     }
+}
+
+# Mpoints/s against order for each volume of a variant (gnuplot blocks), and the bound.
+sub cmd_table1 {
+    my ($gpu, $variant) = @_;
+    my @rows = grep { $_->{lab} eq 'lab5_register_tiling' && $_->{variant} eq $variant && $_->{status} eq 'PASS' }
+        latest(read_csv(gpu_file($gpu, '')));
+    my (%by, @vols);
+    for my $r (@rows) {
+        my $v = size_of($r);
+        push @vols, $v unless $by{$v};
+        push @{ $by{$v} }, $r;
+    }
+    for my $v (@vols) {
+        print "\n\n$v order mpts bound\n";
+        printf "%d %.0f %.0f\n", $_->{order}, 1000 * $_->{gpts}, 1000 * $_->{copy_gbps} / 8 for sort { $a->{order} <=> $b->{order} } @{ $by{$v} };
+    }
+}
+
+# Model and measured read redundancy per variant, from the ncu sections of the GPU log.
+sub cmd_measured {
+    open my $fh, '<', "data/$DEFAULT_GPU-test.log" or die "data.pl: no GPU log\n";
+    my ($lab, $order, %last);
+    my @keys;
+    while (my $line = <$fh>) {
+        if ($line =~ /^DRAM traffic per output point, measured by ncu \(lab (\d+), [^,)]+(?:, order (\d+))?\)/) {
+            ($lab, $order) = ($1, $2);
+            next;
+        }
+        if (defined $lab && $line =~ /^(\S+)\s+\|\s+([\d.]+)\/[\d.]+\s+\|\s+[\d.]+\s+\|\s+[\d.]+\s+\|\s+([\d.]+)\//) {
+            my $key = "lab$lab $1" . (defined $order && $order != 2 ? " k$order" : '');
+            push @keys, $key unless $last{$key};
+            $last{$key} = "$2 $3";
+        } elsif ($line !~ /^variant/) {
+            undef $lab;
+        }
+    }
+    print "# label model measured\n";
+    print "\"$_\" $last{$_}\n" for @keys;
 }
 
 sub fmt_table {
@@ -208,4 +249,6 @@ my $cmd = shift @ARGV // '';
 if ($cmd eq 'bandwidth') { cmd_bandwidth(@ARGV) }
 elsif ($cmd eq 'convergence') { cmd_convergence(@ARGV) }
 elsif ($cmd eq 'tables') { cmd_tables(@ARGV) }
+elsif ($cmd eq 'table1') { cmd_table1(@ARGV) }
+elsif ($cmd eq 'measured') { cmd_measured(@ARGV) }
 else { die "usage: data.pl bandwidth GPU | convergence GPU LAB | tables [FILE...]\n" }

@@ -20,4 +20,14 @@ if [ -f "data/$gpu-convergence.csv" ]; then
         gnuplot -e "datafile='$tmp/lab6.dat'; out='$out/lab6_convergence.png'; gpu='$label'" plots/convergence8.gp
     fi
 fi
+gnuplot -e "out='$out/redundancy.png'" plots/redundancy.gp
+perl plots/data.pl table1 "$gpu" queue_16x16 > "$tmp/t16.dat"
+perl plots/data.pl table1 "$gpu" queue_32x32 > "$tmp/t32.dat"
+if [ -s "$tmp/t16.dat" ]; then
+    gnuplot -e "file16='$tmp/t16.dat'; file32='$tmp/t32.dat'; out='$out/lab5_table1.png'; gpu='$label'" plots/table1.gp
+fi
+if [ -f "data/$gpu-test.log" ] && grep -q '^DRAM traffic per output point' "data/$gpu-test.log"; then
+    GPU=$gpu perl plots/data.pl measured > "$tmp/measured.dat"
+    gnuplot -e "datafile='$tmp/measured.dat'; out='$out/redundancy_measured.png'; gpu='$label'" plots/measured.gp
+fi
 ls "$out"/*.png

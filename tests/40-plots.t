@@ -11,7 +11,7 @@ plan skip_all => 'gnuplot not installed (Debian: gnuplot-nox): make plots not ru
 my $dir = tmpdir();
 my $r = run("make -s plots PLOTDIR=$dir");
 is($r->{status}, 0, 'make plots exits 0') or diag($r->{err});
-for my $png (qw(bandwidth.png lab1_convergence.png)) {
+for my $png (qw(bandwidth.png lab1_convergence.png lab6_convergence.png redundancy.png lab5_table1.png redundancy_measured.png)) {
     my $path = "$dir/$png";
     ok(-s $path && -s $path > 10_000, "$png made (" . (-s $path // 0) . " bytes)");
     open my $fh, '<:raw', $path or next;
