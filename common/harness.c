@@ -348,17 +348,16 @@ void set_program_name(const char *argv0)
 
 const char *program_name(void) { return prog; }
 
-// Device set-up shared by the normal run and the lab modes: open the GPU, refuse what the
+// Device set-up shared by the table, --convergence and --profile: open the GPU, refuse what the
 // selected variants cannot do, check that the arrays fit, measure the copy roof.
-int lab_setup(const struct options *o, struct device *dev, size_t arrays, double *copy_gbps)
+int lab_setup(struct options *o, struct device *dev, size_t arrays, double *copy_gbps)
 {
     int rc = device_open(dev);
     if (rc) return rc;
-    ((struct options *)o)->prob.sm_count = dev->sm_count;
-    ((struct options *)o)->prob.smem_optin = dev->smem_per_block_optin;
+    o->prob.sm_count = dev->sm_count;
+    o->prob.smem_optin = dev->smem_per_block_optin;
     // A variant named with --variant that cannot run the problem stops the program (exit 2);
     // with 'all', such variants are skipped with a line each and the others run.
-    struct options *w = (struct options *)o;
     int kept = 0;
     const char *first_why = NULL;
     for (int i = 0; i < o->n_selected; i++) {
@@ -370,13 +369,13 @@ int lab_setup(const struct options *o, struct device *dev, size_t arrays, double
         }
         if (why && !o->quiet) printf("(variant %s skipped: %s)\n", v->name, why);
         if (why && !first_why) first_why = why;
-        if (!why) w->selected[kept++] = o->selected[i];
+        if (!why) o->selected[kept++] = o->selected[i];
     }
     if (kept == 0) {
         fprintf(stderr, "%s: no variant can run this problem: %s\n", prog, first_why);
         return 2;
     }
-    w->n_selected = kept;
+    o->n_selected = kept;
     size_t count = points(o->prob.n), guard = guard_elems(o->lab, &o->prob);
     double need = (double)arrays * (double)(count + 2 * guard) * sizeof(float);
     // Leave room for the copy-bandwidth buffers and the CUDA context.

@@ -160,9 +160,10 @@ void set_program_name(const char *argv0);
 const char *program_name(void);
 int device_open(struct device *dev);             // 0, or 2 with one line when there is no GPU
 double measure_copy_gbps(size_t free_bytes);     // device-to-device copy, read + write
-// Open the GPU, refuse what a selected variant cannot do, check that `arrays` grids fit,
-// measure the copy roof. Returns 0, or 2 after one line on stderr.
-int lab_setup(const struct options *o, struct device *dev, size_t arrays, double *copy_gbps);
+// Open the GPU, drop (or, if named, refuse) the selected variants that cannot run the problem,
+// check that `arrays` grids fit, measure the copy roof, call the lab's setup. Returns 0, or 2
+// after one line on stderr.
+int lab_setup(struct options *o, struct device *dev, size_t arrays, double *copy_gbps);
 size_t guard_elems(const struct lab *lab, const struct problem *p);
 float *grid_alloc(size_t count, size_t guard);  // poisoned, with `guard` poison on both sides
 void grid_free(float *grid, size_t guard);
