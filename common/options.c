@@ -82,8 +82,12 @@ void print_help(const struct lab *lab, FILE *f)
             lab->default_n[0]);
     for (int d = 1; d < lab->dims; d++) fprintf(f, "x%zu", lab->default_n[d]);
     fprintf(f, ")%s\n", lab->dims > 1 ? "; one number means the same in every dimension" : "");
-    if (lab->default_order)
-        fprintf(f, "  --order K          order in space (default %d)\n", lab->default_order);
+    if (lab->default_order) {
+        fprintf(f, "  --order K          order in space:");
+        for (int k = 1; k <= 32; k++)
+            if (lab->order_ok && lab->order_ok(k)) fprintf(f, " %d", k);
+        fprintf(f, " (default %d)\n", lab->default_order);
+    }
     if (lab->default_steps)
         fprintf(f, "  --steps S          time steps (default %d)\n", lab->default_steps);
     fprintf(f, "  --variant NAME     run this variant (repeatable); 'all' (default) runs every one\n");
@@ -165,7 +169,7 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
             if (!lab->default_order)
                 return fail(err, errlen, "lab %d has no --order option", lab->number);
             if (parse_count(val, 1000, &v) || !lab->order_ok || !lab->order_ok((int)v))
-                return fail(err, errlen, "bad --order '%s': see --help for the orders this lab has", val);
+                return fail(err, errlen, "bad --order '%s': --help lists the orders this lab has", val);
             o->prob.order = (int)v;
         } else if (!strcmp(name, "--steps")) {
             if (!lab->default_steps)
