@@ -41,6 +41,12 @@ __device__ __forceinline__ bool near_face(int x, int y, int z, int nx, int ny, i
     return x < r || y < r || z < r || x >= nx - r || y >= ny - r || z >= nz - r;
 }
 
+// The struct lab fields every star-stencil lab shares, in the struct's order: minimal traffic
+// of 8 bytes per point (read once, write once), the tolerances, reference, guard and set-up.
+#define STAR_LAB_FIELDS                                                                       \
+    .bytes_per_point = 8, .l2_tol = 1e-5, .atol = 1e-5, .rtol = 1e-5,                         \
+    .reference = star_reference, .guard = star_guard, .setup = star_setup
+
 static inline unsigned ceil_div(size_t a, unsigned b) { return (unsigned)((a + b - 1) / b); }
 
 // Grid dimensions y and z hold at most 65535 blocks.
