@@ -23,8 +23,11 @@ fi
 gnuplot -e "out='$out/redundancy.png'" plots/redundancy.gp
 perl plots/data.pl table1 "$gpu" queue_16x16 > "$tmp/t16.dat"
 perl plots/data.pl table1 "$gpu" queue_32x32 > "$tmp/t32.dat"
+perl plots/data.pl table1 "$gpu" queue4_128x16 > "$tmp/t4.dat"
+t4=$tmp/t4.dat
+[ -s "$t4" ] || t4=
 if [ -s "$tmp/t16.dat" ]; then
-    gnuplot -e "file16='$tmp/t16.dat'; file32='$tmp/t32.dat'; out='$out/lab5_table1.png'; gpu='$label'" plots/table1.gp
+    gnuplot -e "file16='$tmp/t16.dat'; file32='$tmp/t32.dat'; file4='$t4'; out='$out/lab5_table1.png'; gpu='$label'" plots/table1.gp
 fi
 if [ -f "data/$gpu-test.log" ] && grep -q '^DRAM traffic per output point' "data/$gpu-test.log"; then
     GPU=$gpu perl plots/data.pl measured > "$tmp/measured.dat"

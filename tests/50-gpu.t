@@ -18,7 +18,10 @@ my %odd = (
     lab4_coarsening => [qw(131x67x45 1x1x3 3x3x3 513x7x9 7x513x9 40x40x200 64)],
     lab5_register_tiling => [qw(131x67x45 1x1x3 5x7x9 513x7x9 17x9x100), '--order 4 --size 131x67x45',
         '--order 6 --size 513x7x9', '--order 8 --size 200x90x70', '--order 10 --size 33x65x40',
-        '--order 12 --size 131x67x45', '--order 12 --size 13x13x13', '--order 8', '--order 12'],
+        '--order 12 --size 131x67x45', '--order 12 --size 13x13x13', '--order 8', '--order 12',
+        # nx a multiple of 4, so that queue4_128x16 runs too: thin, odd, under one tile
+        '--size 4x4x4', '--order 4 --size 8x300x17', '--order 6 --size 516x37x45',
+        '--order 10 --size 260x19x40', '--order 12 --size 132x7x29'],
     lab6_pencils  => [qw(64 96x200x72 9x9x9 9x10x11 13x17x19 100x9x33 33x9x9 256)],
 );
 my %small = (lab1_diff1d => '100003', lab2_naive7pt => '67x45x31', lab3_shared_tiling => '67x45x31',

@@ -344,11 +344,11 @@ __global__ void __launch_bounds__(TX *TY)
     }
 }
 
-// Enough z chunks for about 16 blocks per SM, never chunks shorter than 4R planes (each chunk
-// re-reads 2R planes to fill its queue).
-static int zchunk(const struct problem *p, size_t tiles, int r)
+// Enough z chunks for about per_sm blocks per SM, never chunks shorter than 4R planes (each
+// chunk re-reads 2R planes to fill its queue).
+static int zchunk(const struct problem *p, size_t tiles, int r, int per_sm)
 {
-    size_t want = 16 * (size_t)p->sm_count, chunks = (want + tiles - 1) / tiles;
+    size_t want = per_sm * (size_t)p->sm_count, chunks = (want + tiles - 1) / tiles;
     size_t zc = (p->n[2] + chunks - 1) / chunks, min_zc = 4 * (size_t)r;
     if (zc < min_zc) zc = min_zc;
     return (int)(zc < p->n[2] ? zc : p->n[2]);
@@ -358,7 +358,7 @@ template <int TX, int TY, int PY>
 static void launch_queue(const struct problem *p, const struct grids *g)
 {
     size_t tiles = (size_t)ceil_div(p->n[0], TX) * ceil_div(p->n[1], TY * PY);
-    int r = star_radius(p), zc = zchunk(p, tiles, r);
+    int r = star_radius(p), zc = zchunk(p, tiles, r, 16);
     dim3 block(TX, TY), grid(ceil_div(p->n[0], TX), ceil_div(p->n[1], TY * PY), ceil_div(p->n[2], zc));
     const int nx = (int)p->n[0], ny = (int)p->n[1], nz = (int)p->n[2];
     switch (r) {  // the radius is a template parameter: the queue must be registers
@@ -375,7 +375,7 @@ template <int TX, int TY, int PY>
 static const char *refuse_queue(const struct problem *p)
 {
     size_t tiles = (size_t)ceil_div(p->n[0], TX) * ceil_div(p->n[1], TY * PY);
-    return refuse_grid(p, ceil_div(p->n[1], TY * PY), ceil_div(p->n[2], zchunk(p, tiles, star_radius(p))));
+    return refuse_grid(p, ceil_div(p->n[1], TY * PY), ceil_div(p->n[2], zchunk(p, tiles, star_radius(p), 16)));
 }
 
 // 003's model: an n x m output tile reads (n*m + k*n + k*m) values per plane (tile and four
@@ -385,8 +385,211 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 {
     double n = TX, m = TY * PY, k = p->order;
     size_t tiles = (size_t)ceil_div(p->n[0], TX) * ceil_div(p->n[1], TY * PY);
-    double zc = zchunk(p, tiles, star_radius(p));
+    double zc = zchunk(p, tiles, star_radius(p), 16);
     *r = (n * m + k * n + k * m) / (n * m) * (zc + k) / zc;
+    *w = 1;
+}
+
+// ---- 4. queue4_128x16: the register queue with 16-byte quads ----
+// The same single pass, cut down to fewer instructions and shared-memory loads per point: a
+// thread owns a quad of 4 x points (float4) in PY adjacent rows, so one 16-byte shared load
+// serves 4 points and the rows of a thread share their y neighbours. The plane is double
+// buffered (one barrier per plane instead of two) and every load is issued one plane ahead.
+// The output tile is 128x16 at every order; what changes with the order is the register
+// queue, 4 * PY * (2R + 2) registers: up to order 8 a thread takes 4 rows (32x4 threads),
+// beyond that one row (32x16 threads), or the queue would spill to local memory.
+
+template <int R>
+struct Quad {
+    static constexpr int BY = R <= 4 ? 4 : 16, PY = 16 / BY;  // threads in y, rows per thread
+    static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;   // halo quads each side, row in quads
+    static constexpr int H = BY * PY, ROWS = H + 2 * R, NT = 32 * BY;
+    static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
+    static constexpr int Q = 2 * R + 2;  // planes z-R .. z+R+1 (the last one in flight)
+    static constexpr int PER_SM = R <= 4 ? 16 : 4;  // blocks per SM the z chunks aim for
+};
+
+template <int R>
+__global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
+                                                          int nx, int ny, int nz, int zchunk)
+{
+    using C = Quad<R>;
+    constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q;
+    __shared__ float4 s[2][C::ROWS][QW];
+    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
+    const int x0 = blockIdx.x * 128, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
+    const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
+    const size_t plane = (size_t)nx * ny;
+    bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
+#pragma unroll
+    for (int p = 0; p < PY; p++) {
+        mine[p] = x < nx && y0 + p < ny;
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            copy[p][j] = x + j < R || x + j >= nx - R || y0 + p < R || y0 + p >= ny - R;
+    }
+    // Halo quad h: first the R rows above and below the tile (2R rows of 32 quads), then XQ
+    // quads left and right of each of its H rows. Quads outside the grid are never loaded:
+    // only points that copy the input would read them.
+    int hslot[HS];
+    const float *hp[HS];
+#pragma unroll
+    for (int k = 0; k < HS; k++) {
+        int h = t + k * C::NT, row, col;
+        if (h < 2 * R * 32) {
+            row = h / 32 < R ? h / 32 : C::H + h / 32;
+            col = XQ + h % 32;
+        } else {
+            int g = h - 2 * R * 32, side = g % (2 * XQ);
+            row = R + g / (2 * XQ);
+            col = side < XQ ? side : 32 + side;
+        }
+        int gx = x0 + 4 * (col - XQ), gy = yb + row - R;
+        bool ok = h < C::HALO && gx >= 0 && gy >= 0 && gx < nx && gy < ny;
+        hslot[k] = ok ? row * QW + col : -1;
+        hp[k] = in + (ok ? (size_t)gy * nx + gx + (size_t)z0 * plane : 0);
+    }
+    // q[p][i] = row y0+p at plane z-R+i; the queue is filled up to plane z0+R before the loop.
+    const float *cin = in + (size_t)y0 * nx + x + (size_t)(z0 - R) * plane;
+    float4 q[PY][Q], hq[2][HS];
+#pragma unroll
+    for (int i = 0; i < Q - 1; i++, cin += plane)
+#pragma unroll
+        for (int p = 0; p < PY; p++)
+            if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = *(const float4 *)(cin + p * nx);
+#pragma unroll
+    for (int k = 0; k < HS; k++) {
+        if (hslot[k] >= 0) hq[0][k] = *(const float4 *)hp[k];
+        hp[k] += plane;
+    }
+    float *o = out + (size_t)y0 * nx + x + (size_t)z0 * plane;
+    float4 *sb = &s[0][0][0];
+#pragma unroll 1
+    for (int z = z0; z < z1; z++, cin += plane, o += plane) {
+        // Issue the loads for the next plane first, then publish this one and wait once.
+#pragma unroll
+        for (int p = 0; p < PY; p++)
+            if (mine[p] && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * nx);
+#pragma unroll
+        for (int k = 0; k < HS; k++) {
+            if (hslot[k] >= 0 && z + 1 < nz) hq[1][k] = *(const float4 *)hp[k];
+            hp[k] += plane;
+        }
+        float4 *c = sb + (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in the plane
+#pragma unroll
+        for (int p = 0; p < PY; p++) c[p * QW] = q[p][R];
+#pragma unroll
+        for (int k = 0; k < HS; k++)
+            if (hslot[k] >= 0) sb[hslot[k]] = hq[0][k];
+        __syncthreads();  // the other buffer is free: everyone is past the previous barrier
+        if (z >= R && z < nz - R) {
+            float4 rows[PY + 2 * R];  // rows y0-R .. y0+PY-1+R of this quad column
+#pragma unroll
+            for (int r = 0; r < PY + 2 * R; r++) rows[r] = r < R || r >= R + PY ? c[(r - R) * QW] : q[r - R][R];
+#pragma unroll
+            for (int p = 0; p < PY; p++) {
+                float w[4 * (2 * XQ + 1)];  // x window: quads x-4XQ .. x+3+4XQ of row p
+#pragma unroll
+                for (int k = -XQ; k <= XQ; k++) {
+                    float4 v = k == 0 ? q[p][R] : c[p * QW + k];
+                    if ((k == XQ || k == -XQ) && R - 4 * (XQ - 1) <= 2) {  // 8 bytes suffice
+                        float2 h = *(const float2 *)((const float *)(c + p * QW + k) + (k < 0 ? 2 : 0));
+                        v = k < 0 ? make_float4(0.f, 0.f, h.x, h.y) : make_float4(h.x, h.y, 0.f, 0.f);
+                    }
+                    w[4 * (k + XQ) + 0] = v.x;
+                    w[4 * (k + XQ) + 1] = v.y;
+                    w[4 * (k + XQ) + 2] = v.z;
+                    w[4 * (k + XQ) + 3] = v.w;
+                }
+                float v[4];
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    const int m = 4 * XQ + j;  // the point in w
+                    // TODO(student): v[j] = the input w[m] if copy[p][j], else the stencil:
+                    // c_star[0]*w[m] + sum over i = 1..R of c_star[i] * (w[m-i] + w[m+i] + the
+                    // y neighbours, component j of rows[R+p-i] and rows[R+p+i], + the z
+                    // neighbours, component j of q[p][R-i] and q[p][R+i]).
+                    // BEGIN SOLUTION
+                    v[j] = c_star[0] * w[m];
+#pragma unroll
+                    for (int i = 1; i <= R; i++) {
+                        const float *a = (const float *)&rows[R + p - i], *b = (const float *)&rows[R + p + i];
+                        const float *d = (const float *)&q[p][R - i], *u = (const float *)&q[p][R + i];
+                        v[j] += c_star[i] * (w[m - i] + w[m + i] + a[j] + b[j] + d[j] + u[j]);
+                    }
+                    v[j] = copy[p][j] ? w[m] : v[j];
+                    // END SOLUTION
+                }
+                if (mine[p]) *(float4 *)(o + p * nx) = make_float4(v[0], v[1], v[2], v[3]);
+            }
+        } else {  // the first and last R planes copy the input
+#pragma unroll
+            for (int p = 0; p < PY; p++)
+                if (mine[p]) *(float4 *)(o + p * nx) = q[p][R];
+        }
+#pragma unroll
+        for (int p = 0; p < PY; p++)
+#pragma unroll
+            for (int i = 0; i < Q - 1; i++) q[p][i] = q[p][i + 1];
+#pragma unroll
+        for (int k = 0; k < HS; k++) hq[0][k] = hq[1][k];
+        sb = sb == &s[0][0][0] ? &s[1][0][0] : &s[0][0][0];
+    }
+}
+
+template <int R>
+static size_t quad_tiles(const struct problem *p)
+{
+    return (size_t)ceil_div(p->n[0], 128) * ceil_div(p->n[1], Quad<R>::H);
+}
+
+template <int R>
+static void launch_queue4_r(const struct problem *p, const struct grids *g)
+{
+    int zc = zchunk(p, quad_tiles<R>(p), R, Quad<R>::PER_SM);
+    dim3 block(32, Quad<R>::BY), grid(ceil_div(p->n[0], 128), ceil_div(p->n[1], Quad<R>::H), ceil_div(p->n[2], zc));
+    star_queue4<R><<<grid, block>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
+}
+
+static void launch_queue4(const struct problem *p, const struct grids *g)
+{
+    switch (star_radius(p)) {  // the radius is a template parameter: the queue must be registers
+    case 1: launch_queue4_r<1>(p, g); break;
+    case 2: launch_queue4_r<2>(p, g); break;
+    case 3: launch_queue4_r<3>(p, g); break;
+    case 4: launch_queue4_r<4>(p, g); break;
+    case 5: launch_queue4_r<5>(p, g); break;
+    case 6: launch_queue4_r<6>(p, g); break;
+    }
+}
+
+// Chunk length and the tile's height for radius r (one switch, so the launch and the model agree).
+static int queue4_chunk(const struct problem *p, int r)
+{
+    switch (r) {
+    case 1: return zchunk(p, quad_tiles<1>(p), 1, Quad<1>::PER_SM);
+    case 2: return zchunk(p, quad_tiles<2>(p), 2, Quad<2>::PER_SM);
+    case 3: return zchunk(p, quad_tiles<3>(p), 3, Quad<3>::PER_SM);
+    case 4: return zchunk(p, quad_tiles<4>(p), 4, Quad<4>::PER_SM);
+    case 5: return zchunk(p, quad_tiles<5>(p), 5, Quad<5>::PER_SM);
+    default: return zchunk(p, quad_tiles<6>(p), 6, Quad<6>::PER_SM);
+    }
+}
+
+static const char *refuse_queue4(const struct problem *p)
+{
+    if (p->n[0] % 4) return "nx must be a multiple of 4 (float4 rows)";
+    return refuse_grid(p, ceil_div(p->n[1], 16), ceil_div(p->n[2], queue4_chunk(p, star_radius(p))));
+}
+
+// What the kernel loads: per plane the 128x16 tile and halos of whole quads (k rows of 128,
+// 8*XQ columns of 16), for Z + 1 planes (one loaded ahead), and the tile for k more planes
+// to fill the queue.
+static void redundancy_queue4(const struct problem *p, double *r, double *w)
+{
+    int rad = star_radius(p);
+    double n = 128, m = 16, k = 2 * rad, xq = (rad + 3) / 4, zc = queue4_chunk(p, rad);
+    *r = (n * m * (zc + k + 1) + (k * n + 8 * xq * m) * (zc + 1)) / (n * m * zc);
     *w = 1;
 }
 
@@ -401,6 +604,8 @@ static const struct variant VARIANTS[] = {
      refuse_queue<16, 16, 1>, redundancy_queue<16, 16, 1>, 0},
     {"queue_32x32", "003's register queue, 32x32 output tile, 32x16 threads (2 points each)",
      launch_queue<32, 16, 2>, refuse_queue<32, 16, 2>, redundancy_queue<32, 16, 2>, 0},
+    {"queue4_128x16", "the queue with float4 quads, 128x16 tile, one barrier per plane; nx a multiple of 4",
+     launch_queue4, refuse_queue4, redundancy_queue4, 0},
 };
 
 static const struct lab LAB = {
