@@ -14,6 +14,7 @@
 # last row.
 use strict;
 use warnings;
+use sort 'stable';
 
 my $DEFAULT_GPU = 'NVIDIA_H100_80GB_HBM3';
 
@@ -117,6 +118,8 @@ sub cmd_measured {
             undef $lab;
         }
     }
+    my %lab_of = map { $_ => (/^lab(\d+)/)[0] } @keys;
+    @keys = sort { $lab_of{$a} <=> $lab_of{$b} } @keys;  # by lab; within a lab, as first logged
     print "# label model measured\n";
     print "\"$_\" $last{$_}\n" for @keys;
 }

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Model read redundancy (what each kernel's code asks for) against what reached DRAM
 # (Nsight Compute's bytes read / 4 per output point). Inputs: datafile, out, gpu.
-set terminal pngcairo size 1300,560 font "sans,10" noenhanced
+set terminal pngcairo size 1400,580 font "sans,10" noenhanced
+set rmargin 8
 set output out
 set title sprintf("Elements read per output point: the model against DRAM (ncu), %s", gpu)
 set ylabel "elements read per output point"
