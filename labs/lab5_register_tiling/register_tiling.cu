@@ -339,14 +339,15 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // queue, 4 * PY * (2R + 2) registers: up to order 8 a thread takes 4 rows (32x4 threads),
 // beyond that one row (32x16 threads), or the queue would spill to local memory.
 
+constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile at every order
+
 template <int R>
 struct Quad {
-    static constexpr int BY = R <= 4 ? 4 : 16, PY = 16 / BY;  // threads in y, rows per thread
-    static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;   // halo quads each side, row in quads
-    static constexpr int H = BY * PY, ROWS = H + 2 * R, NT = 32 * BY;
+    static constexpr int BY = R <= 4 ? 4 : 16, PY = QUAD_H / BY;  // threads in y, rows per thread
+    static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;       // halo quads each side, row in quads
+    static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
     static constexpr int Q = 2 * R + 2;  // planes z-R .. z+R+1 (the last one in flight)
-    static constexpr int PER_SM = R <= 4 ? 16 : 4;  // blocks per SM the z chunks aim for
 };
 
 template <int R>
@@ -357,7 +358,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q;
     __shared__ float4 s[2][C::ROWS][QW];
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
-    const int x0 = blockIdx.x * 128, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
+    const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)nx * ny;
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
@@ -467,17 +468,18 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     }
 }
 
-template <int R>
-static size_t quad_tiles(const struct problem *p)
+// z chunks: about 16 blocks per SM up to order 8 (128 threads each), 4 above (512 threads).
+static int queue4_chunk(const struct problem *p, int r)
 {
-    return (size_t)ceil_div(p->n[0], 128) * ceil_div(p->n[1], Quad<R>::H);
+    size_t tiles = (size_t)ceil_div(p->n[0], QUAD_W) * ceil_div(p->n[1], QUAD_H);
+    return zchunk(p, tiles, r, r <= 4 ? 16 : 4);
 }
 
 template <int R>
 static void launch_queue4_r(const struct problem *p, const struct grids *g)
 {
-    int zc = zchunk(p, quad_tiles<R>(p), R, Quad<R>::PER_SM);
-    dim3 block(32, Quad<R>::BY), grid(ceil_div(p->n[0], 128), ceil_div(p->n[1], Quad<R>::H), ceil_div(p->n[2], zc));
+    int zc = queue4_chunk(p, R);
+    dim3 block(32, Quad<R>::BY), grid(ceil_div(p->n[0], QUAD_W), ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], zc));
     star_queue4<R><<<grid, block>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
 }
 
@@ -493,23 +495,10 @@ static void launch_queue4(const struct problem *p, const struct grids *g)
     }
 }
 
-// Chunk length and the tile's height for radius r (one switch, so the launch and the model agree).
-static int queue4_chunk(const struct problem *p, int r)
-{
-    switch (r) {
-    case 1: return zchunk(p, quad_tiles<1>(p), 1, Quad<1>::PER_SM);
-    case 2: return zchunk(p, quad_tiles<2>(p), 2, Quad<2>::PER_SM);
-    case 3: return zchunk(p, quad_tiles<3>(p), 3, Quad<3>::PER_SM);
-    case 4: return zchunk(p, quad_tiles<4>(p), 4, Quad<4>::PER_SM);
-    case 5: return zchunk(p, quad_tiles<5>(p), 5, Quad<5>::PER_SM);
-    default: return zchunk(p, quad_tiles<6>(p), 6, Quad<6>::PER_SM);
-    }
-}
-
 static const char *refuse_queue4(const struct problem *p)
 {
     if (p->n[0] % 4) return "nx must be a multiple of 4 (float4 rows)";
-    return refuse_grid(p, ceil_div(p->n[1], 16), ceil_div(p->n[2], queue4_chunk(p, star_radius(p))));
+    return refuse_grid(p, ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], queue4_chunk(p, star_radius(p))));
 }
 
 // What the kernel loads: per plane the 128x16 tile and halos of whole quads (k rows of 128,
@@ -518,7 +507,7 @@ static const char *refuse_queue4(const struct problem *p)
 static void redundancy_queue4(const struct problem *p, double *r, double *w)
 {
     int rad = star_radius(p);
-    double n = 128, m = 16, k = 2 * rad, xq = (rad + 3) / 4, zc = queue4_chunk(p, rad);
+    double n = QUAD_W, m = QUAD_H, k = 2 * rad, xq = (rad + 3) / 4, zc = queue4_chunk(p, rad);
     *r = (n * m * (zc + k + 1) + (k * n + 8 * xq * m) * (zc + 1)) / (n * m * zc);
     *w = 1;
 }
