@@ -333,13 +333,21 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // ---- 4. queue4_128x16: the register queue with 16-byte quads ----
 // The same single pass, cut down to fewer instructions and shared-memory loads per point: a
 // thread owns a quad of 4 x points (float4) in PY adjacent rows, so one 16-byte shared load
-// serves 4 points and the rows of a thread share their y neighbours. The plane is double
-// buffered (one barrier per plane instead of two) and every load is issued one plane ahead.
-// The output tile is 128x16 at every order; what changes with the order is the register
-// queue, 4 * PY * (2R + 2) registers: up to order 8 a thread takes 4 rows (32x4 threads),
-// beyond that one row (32x16 threads), or the queue would spill to local memory.
+// serves 4 points and the rows of a thread share their y neighbours. Every load is issued one
+// plane ahead. The output tile is 128x16 at every order; what changes with the order is the
+// register queue, 4 * PY * (2R + 2) registers: up to order 8 a thread takes 4 rows (32x4
+// threads), beyond that one row (32x16 threads), or the queue would spill to local memory.
+//
+// No __syncthreads in the loop: a barrier holds every warp of the block to the slowest one, once
+// per plane, and then all of them want the shared-memory pipe at once. Instead the planes go
+// round a ring of 4 shared buffers, each with an mbarrier (a barrier object in shared memory
+// whose arrive and wait are separate instructions). At plane z a thread stores its part of plane
+// z+1 and arrives on that plane's barrier, then waits only until everyone has stored plane z.
+// A warp may so run up to a plane ahead of the slowest. 4 buffers make this safe without a
+// second barrier: the buffer written at plane z held plane z-3, and a thread that got past the
+// wait for plane z-1 knows that everyone arrived for it, after they had finished plane z-3.
 
-constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile at every order
+constexpr int QUAD_W = 128, QUAD_H = 16, RING = 4;  // the output tile at every order; buffers
 
 template <int R>
 struct Quad {
@@ -348,19 +356,57 @@ struct Quad {
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
     static constexpr int Q = 2 * R + 2;  // planes z-R .. z+R+1 (the last one in flight)
+    static constexpr size_t SMEM = (size_t)RING * ROWS * QW * sizeof(float4);
 };
+
+// mbarrier (sm_80 and later; PTX ISA "mbarrier"): arrive has release and try_wait acquire
+// semantics, so stores before an arrive are seen by a thread whose wait returned. Older GPUs
+// fall back to __syncthreads at the wait, which is stronger.
+__device__ __forceinline__ void ring_init(unsigned long long *bar, int count)
+{
+#if __CUDA_ARCH__ >= 800
+    unsigned a = (unsigned)__cvta_generic_to_shared(bar);
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(a), "r"(count) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void ring_arrive(unsigned long long *bar)
+{
+#if __CUDA_ARCH__ >= 800
+    unsigned a = (unsigned)__cvta_generic_to_shared(bar);
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(a) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void ring_wait(unsigned long long *bar, unsigned parity)
+{
+#if __CUDA_ARCH__ >= 800
+    unsigned a = (unsigned)__cvta_generic_to_shared(bar), done;
+    do
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
+                     " selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(a), "r"(parity)
+                     : "memory");
+    while (!done);
+#else
+    __syncthreads();
+#endif
+}
 
 template <int R>
 __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
                                                           int nx, int ny, int nz, int zchunk)
 {
     using C = Quad<R>;
-    constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q;
-    __shared__ float4 s[2][C::ROWS][QW];
+    constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
+    extern __shared__ float4 ring[];  // RING planes of ROWS x QW quads
+    __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)nx * ny;
+    if (t < RING) ring_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
 #pragma unroll
     for (int p = 0; p < PY; p++) {
@@ -391,6 +437,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
         hp[k] = in + (ok ? (size_t)gy * nx + gx + (size_t)z0 * plane : 0);
     }
     // q[p][i] = row y0+p at plane z-R+i; the queue is filled up to plane z0+R before the loop.
+    // hq holds the halo of plane z+1 (hq[0]) and, in flight, of plane z+2 (hq[1]).
     const float *cin = in + (size_t)y0 * nx + x + (size_t)(z0 - R) * plane;
     float4 q[PY][Q], hq[2][HS];
 #pragma unroll
@@ -398,31 +445,50 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 #pragma unroll
         for (int p = 0; p < PY; p++)
             if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = *(const float4 *)(cin + p * nx);
+    const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
 #pragma unroll
     for (int k = 0; k < HS; k++) {
         if (hslot[k] >= 0) hq[0][k] = *(const float4 *)hp[k];
         hp[k] += plane;
     }
+#pragma unroll
+    for (int k = 0; k < HS; k++)
+        if (hslot[k] >= 0 && z0 + 1 < z1) hq[1][k] = *(const float4 *)hp[k];
+    __syncthreads();  // the barriers are initialised
+    // Plane z0 goes to buffer 0 before the loop; plane z, to buffer (z - z0) % RING.
+#pragma unroll
+    for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
+#pragma unroll
+    for (int k = 0; k < HS; k++) {
+        if (hslot[k] >= 0) ring[hslot[k]] = hq[0][k];
+        hq[0][k] = hq[1][k];
+        hp[k] += plane;
+    }
+    ring_arrive(&full[0]);
     float *o = out + (size_t)y0 * nx + x + (size_t)z0 * plane;
-    float4 *sb = &s[0][0][0];
 #pragma unroll 1
     for (int z = z0; z < z1; z++, cin += plane, o += plane) {
-        // Issue the loads for the next plane first, then publish this one and wait once.
+        const int step = z - z0;
+        // Issue the loads for later planes first, then publish plane z+1, then wait for plane z.
 #pragma unroll
         for (int p = 0; p < PY; p++)
-            if (mine[p] && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * nx);
+            if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * nx);
 #pragma unroll
         for (int k = 0; k < HS; k++) {
-            if (hslot[k] >= 0 && z + 1 < nz) hq[1][k] = *(const float4 *)hp[k];
+            if (hslot[k] >= 0 && z + 2 < z1) hq[1][k] = *(const float4 *)hp[k];
             hp[k] += plane;
         }
-        float4 *c = sb + (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in the plane
+        if (z + 1 < z1) {
+            float4 *next = ring + ((step + 1) % RING) * PLANE;
 #pragma unroll
-        for (int p = 0; p < PY; p++) c[p * QW] = q[p][R];
+            for (int p = 0; p < PY; p++) next[own + p * QW] = q[p][R + 1];
 #pragma unroll
-        for (int k = 0; k < HS; k++)
-            if (hslot[k] >= 0) sb[hslot[k]] = hq[0][k];
-        __syncthreads();  // the other buffer is free: everyone is past the previous barrier
+            for (int k = 0; k < HS; k++)
+                if (hslot[k] >= 0) next[hslot[k]] = hq[0][k];
+            ring_arrive(&full[(step + 1) % RING]);
+        }
+        ring_wait(&full[step % RING], (step / RING) & 1);
+        const float4 *c = ring + (step % RING) * PLANE + own;  // this thread's first quad of plane z
         if (z >= R && z < nz - R) {
             float4 rows[PY + 2 * R];  // rows y0-R .. y0+PY-1+R of this quad column
 #pragma unroll
@@ -464,7 +530,6 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             for (int i = 0; i < Q - 1; i++) q[p][i] = q[p][i + 1];
 #pragma unroll
         for (int k = 0; k < HS; k++) hq[0][k] = hq[1][k];
-        sb = sb == &s[0][0][0] ? &s[1][0][0] : &s[0][0][0];
     }
 }
 
@@ -480,7 +545,8 @@ static void launch_queue4_r(const struct problem *p, const struct grids *g)
 {
     int zc = queue4_chunk(p, R);
     dim3 block(32, Quad<R>::BY), grid(ceil_div(p->n[0], QUAD_W), ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], zc));
-    star_queue4<R><<<grid, block>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
+    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad<R>::SMEM));
+    star_queue4<R><<<grid, block, Quad<R>::SMEM>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
 }
 
 static void launch_queue4(const struct problem *p, const struct grids *g)
@@ -497,18 +563,20 @@ static void launch_queue4(const struct problem *p, const struct grids *g)
 
 static const char *refuse_queue4(const struct problem *p)
 {
+    int r = star_radius(p);
+    size_t smem = r <= 4 ? Quad<4>::SMEM : Quad<6>::SMEM;  // the most any radius of the group needs
     if (p->n[0] % 4) return "nx must be a multiple of 4 (float4 rows)";
-    return refuse_grid(p, ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], queue4_chunk(p, star_radius(p))));
+    if (smem > p->smem_optin) return "the ring of 4 shared planes does not fit in this GPU's shared memory";
+    return refuse_grid(p, ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], queue4_chunk(p, r)));
 }
 
-// What the kernel loads: per plane the 128x16 tile and halos of whole quads (k rows of 128,
-// 8*XQ columns of 16), for Z + 1 planes (one loaded ahead), and the tile for k more planes
-// to fill the queue.
+// What the kernel loads: per plane of its chunk the 128x16 tile and halos of whole quads (k rows
+// of 128, 8*XQ columns of 16), and the tile for k more planes to fill the queue.
 static void redundancy_queue4(const struct problem *p, double *r, double *w)
 {
     int rad = star_radius(p);
     double n = QUAD_W, m = QUAD_H, k = 2 * rad, xq = (rad + 3) / 4, zc = queue4_chunk(p, rad);
-    *r = (n * m * (zc + k + 1) + (k * n + 8 * xq * m) * (zc + 1)) / (n * m * zc);
+    *r = (n * m * (zc + k) + (k * n + 8 * xq * m) * zc) / (n * m * zc);
     *w = 1;
 }
 
