@@ -347,7 +347,7 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // second barrier: the buffer written at plane z held plane z-3, and a thread that got past the
 // wait for plane z-1 knows that everyone arrived for it, after they had finished plane z-3.
 
-constexpr int QUAD_W = 128, QUAD_H = 16, RING = 4;  // the output tile at every order; buffers
+constexpr int QUAD_W = 128, QUAD_H = 16, RING = 6, AHEAD = 3;  // tile; shared planes; halo lead
 
 template <int R>
 struct Quad {
@@ -394,6 +394,34 @@ __device__ __forceinline__ void ring_wait(unsigned long long *bar, unsigned pari
 #endif
 }
 
+// cp.async (sm_80 and later): a 16-byte copy from global to shared memory that needs no register
+// and does not stall the thread. The copies of one plane form a group; ring_landed<N> waits
+// until at most the N newest groups of this thread are still in flight.
+__device__ __forceinline__ void ring_copy(float4 *dst, const float *src)
+{
+#if __CUDA_ARCH__ >= 800
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+#else
+    *dst = *(const float4 *)src;
+#endif
+}
+
+__device__ __forceinline__ void ring_commit(void)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+
+template <int N>
+__device__ __forceinline__ void ring_landed(void)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
+
 template <int R>
 __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
                                                           int nx, int ny, int nz, int zchunk)
@@ -437,33 +465,29 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
         hp[k] = in + (ok ? (size_t)gy * nx + gx + (size_t)z0 * plane : 0);
     }
     // q[p][i] = row y0+p at plane z-R+i; the queue is filled up to plane z0+R before the loop.
-    // hq holds the halo of plane z+1 (hq[0]) and, in flight, of plane z+2 (hq[1]).
     const float *cin = in + (size_t)y0 * nx + x + (size_t)(z0 - R) * plane;
-    float4 q[PY][Q], hq[2][HS];
+    float4 q[PY][Q];
 #pragma unroll
     for (int i = 0; i < Q - 1; i++, cin += plane)
 #pragma unroll
         for (int p = 0; p < PY; p++)
             if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = *(const float4 *)(cin + p * nx);
     const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
+    __syncthreads();  // the barriers are initialised
+    // Plane z goes to buffer (z - z0) % RING: its halo by cp.async AHEAD planes ahead, its tile
+    // from the queue one plane ahead. The halos of the first AHEAD planes start before the loop.
+    for (int i = 0; i < AHEAD; i++) {
+        if (z0 + i < z1)
 #pragma unroll
-    for (int k = 0; k < HS; k++) {
-        if (hslot[k] >= 0) hq[0][k] = *(const float4 *)hp[k];
-        hp[k] += plane;
+            for (int k = 0; k < HS; k++)
+                if (hslot[k] >= 0) ring_copy(ring + i * PLANE + hslot[k], hp[k] + i * plane);
+        ring_commit();  // one group per plane, empty or not, so that ring_landed counts planes
     }
 #pragma unroll
-    for (int k = 0; k < HS; k++)
-        if (hslot[k] >= 0 && z0 + 1 < z1) hq[1][k] = *(const float4 *)hp[k];
-    __syncthreads();  // the barriers are initialised
-    // Plane z0 goes to buffer 0 before the loop; plane z, to buffer (z - z0) % RING.
+    for (int k = 0; k < HS; k++) hp[k] += AHEAD * plane;
+    ring_landed<AHEAD - 1>();  // this thread's halo quads of plane z0 are in
 #pragma unroll
     for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
-#pragma unroll
-    for (int k = 0; k < HS; k++) {
-        if (hslot[k] >= 0) ring[hslot[k]] = hq[0][k];
-        hq[0][k] = hq[1][k];
-        hp[k] += plane;
-    }
     ring_arrive(&full[0]);
     float *o = out + (size_t)y0 * nx + x + (size_t)z0 * plane;
 #pragma unroll 1
@@ -473,18 +497,20 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 #pragma unroll
         for (int p = 0; p < PY; p++)
             if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * nx);
-#pragma unroll
-        for (int k = 0; k < HS; k++) {
-            if (hslot[k] >= 0 && z + 2 < z1) hq[1][k] = *(const float4 *)hp[k];
-            hp[k] += plane;
-        }
-        if (z + 1 < z1) {
-            float4 *next = ring + ((step + 1) % RING) * PLANE;
-#pragma unroll
-            for (int p = 0; p < PY; p++) next[own + p * QW] = q[p][R + 1];
+        if (z + AHEAD < z1) {
+            float4 *ahead = ring + ((step + AHEAD) % RING) * PLANE;
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) next[hslot[k]] = hq[0][k];
+                if (hslot[k] >= 0) ring_copy(ahead + hslot[k], hp[k]);
+        }
+        ring_commit();
+#pragma unroll
+        for (int k = 0; k < HS; k++) hp[k] += plane;
+        if (z + 1 < z1) {
+            float4 *next = ring + ((step + 1) % RING) * PLANE;
+            ring_landed<AHEAD - 1>();  // this thread's halo quads of plane z+1 are in
+#pragma unroll
+            for (int p = 0; p < PY; p++) next[own + p * QW] = q[p][R + 1];
             ring_arrive(&full[(step + 1) % RING]);
         }
         ring_wait(&full[step % RING], (step / RING) & 1);
@@ -528,8 +554,6 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
         for (int p = 0; p < PY; p++)
 #pragma unroll
             for (int i = 0; i < Q - 1; i++) q[p][i] = q[p][i + 1];
-#pragma unroll
-        for (int k = 0; k < HS; k++) hq[0][k] = hq[1][k];
     }
 }
 
