@@ -15,6 +15,11 @@ sub tmpdir { return tempdir(DIR => $TMP) }
 sub run {
     my @cmd = @_;
     my $line = @cmd == 1 ? $cmd[0] : join ' ', map { my $w = $_; $w =~ s/'/'\\''/g; "'$w'" } @cmd;
+    # A hung kernel (a planted bug can deadlock a barrier) must fail its test, not stop the run.
+    if (system('command -v timeout >/dev/null 2>&1') == 0) {
+        (my $q = $line) =~ s/'/'\\''/g;
+        $line = "timeout -k 10 600 sh -c '$q'";
+    }
     my $rc = system("$line </dev/null >$TMP/out 2>$TMP/err");
     my $slurp = sub { open my $f, '<', $_[0] or return ''; local $/; my $s = <$f>; $s // '' };
     return { status => $rc == -1 ? 127 : ($rc & 127) ? 128 + ($rc & 127) : $rc >> 8,
