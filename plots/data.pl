@@ -198,14 +198,19 @@ sub profile_table {
     my ($lab, $order) = split /\./, $which;
     my $log = "data/$DEFAULT_GPU-test.log";
     open my $fh, '<', $log or return "(no data yet: run `make profile` on a GPU)\n";
-    my (@rows, $cur, $title);
+    my (@rows, $cur, $title, $commit, $measured_at);
     while (my $line = <$fh>) {
         chomp $line;
+        $commit = $1 if $line =~ /^stencil-labs GPU verification .*: commit (\w+)/;
         if ($line =~ /^DRAM traffic per output point, measured by ncu \(lab (\d+), ([^,)]+)(?:, order (\d+))?\)/) {
             $cur = $1 == $lab && (!defined $order || ($3 // '') eq $order) ? [] : undef;
             # (make profile runs each solution at its default size; an early version of the
             # header glued a stray 0 to the size, so the size is not taken from the log)
-            if ($cur) { @rows = (); $title = "lab $lab at its default size" . (defined $3 ? ", order $3" : ''); }
+            if ($cur) {
+                @rows = ();
+                $title = "lab $lab at its default size" . (defined $3 ? ", order $3" : '');
+                $measured_at = $commit;
+            }
             next;
         }
         next unless $cur;
@@ -218,7 +223,8 @@ sub profile_table {
     return "(no data yet: run `make profile` on a GPU)\n" unless @rows;
     return fmt_table([ 'variant', 'model elements r/w', 'DRAM bytes read/pt', 'DRAM bytes written/pt',
             'measured elements r/w' ], @rows)
-        . "\n$title; Nsight Compute's dram__bytes_read/write.sum of one checked launch (`./solN --profile`), from data/$DEFAULT_GPU-test.log.\n";
+        . "\n$title; Nsight Compute's dram__bytes_read/write.sum of one checked launch (`./solN --profile`), from data/$DEFAULT_GPU-test.log"
+        . (defined $measured_at ? ", run at commit $measured_at" : '') . ".\n";
 }
 
 # Replace the text between "<!-- KIND:ARG -->" and "<!-- end -->" in each file.
