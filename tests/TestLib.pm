@@ -11,12 +11,15 @@ our @EXPORT = qw(run labs lab_bin sol_bin has_gpu variants_of tmpdir);
 my $TMP = tempdir(CLEANUP => 1);
 sub tmpdir { return tempdir(DIR => $TMP) }
 
+# A hung kernel (a planted bug can deadlock a barrier) must fail its test, not stop the run:
+# every command runs under timeout where the machine has it.
+my $HAS_TIMEOUT = system('command -v timeout >/dev/null 2>&1') == 0;
+
 # run(cmd...) -> { status, out, err } ; cmd is a list, or one string for the shell.
 sub run {
     my @cmd = @_;
     my $line = @cmd == 1 ? $cmd[0] : join ' ', map { my $w = $_; $w =~ s/'/'\\''/g; "'$w'" } @cmd;
-    # A hung kernel (a planted bug can deadlock a barrier) must fail its test, not stop the run.
-    if (system('command -v timeout >/dev/null 2>&1') == 0) {
+    if ($HAS_TIMEOUT) {
         (my $q = $line) =~ s/'/'\\''/g;
         $line = "timeout -k 10 600 sh -c '$q'";
     }

@@ -333,19 +333,21 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // ---- 4. queue4_128x16: the register queue with 16-byte quads ----
 // The same single pass, cut down to fewer instructions and shared-memory loads per point: a
 // thread owns a quad of 4 x points (float4) in PY adjacent rows, so one 16-byte shared load
-// serves 4 points and the rows of a thread share their y neighbours. Every load is issued one
-// plane ahead. The output tile is 128x16 at every order; what changes with the order is the
-// register queue, 4 * PY * (2R + 2) registers: up to order 8 a thread takes 4 rows (32x4
-// threads), beyond that one row (32x16 threads), or the queue would spill to local memory.
+// serves 4 points and the rows of a thread share their y neighbours. The output tile is 128x16
+// at every order; what changes with the order is the register queue, 4 * PY * (2R + 2)
+// registers: up to order 8 a thread takes 4 rows (32x4 threads), beyond that one row (32x16
+// threads), or the queue would spill to local memory.
 //
 // No __syncthreads in the loop: a barrier holds every warp of the block to the slowest one, once
 // per plane, and then all of them want the shared-memory pipe at once. Instead the planes go
-// round a ring of 4 shared buffers, each with an mbarrier (a barrier object in shared memory
-// whose arrive and wait are separate instructions). At plane z a thread stores its part of plane
-// z+1 and arrives on that plane's barrier, then waits only until everyone has stored plane z.
-// A warp may so run up to a plane ahead of the slowest. 4 buffers make this safe without a
-// second barrier: the buffer written at plane z held plane z-3, and a thread that got past the
-// wait for plane z-1 knows that everyone arrived for it, after they had finished plane z-3.
+// round a ring of RING shared buffers, each with an mbarrier (a barrier object in shared memory
+// whose arrive and wait are separate instructions). At plane z a thread stores its tile rows of
+// plane z+1 (from the queue, loaded R+1 planes ahead) and arrives on that plane's barrier, then
+// waits only until everyone has stored plane z; so a warp may run ahead of the slowest. The halo
+// quads skip the registers: cp.async copies them AHEAD = 3 planes ahead, so at plane z they land
+// in the buffer of plane z+3-RING = z-3. No second barrier is needed to know that buffer is free:
+// a thread that got past the wait for plane z-1 knows that everyone arrived for it, which they
+// did after finishing plane z-3.
 
 constexpr int QUAD_W = 128, QUAD_H = 16, RING = 6, AHEAD = 3;  // tile; shared planes; halo lead
 
