@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
-# stencil-labs. `make help` lists the targets. A lab is a folder solutions/labN_name/ (the
-# reference solution, the source of truth) with its skeleton in labs/labN_name/; the rules
-# below find them by wildcard, so a new lab needs no edit here.
+# stencil-labs. `make help` lists the targets. A lab is a folder labs/labN_name/ holding its
+# definition (lab.c, the instructor's) and the student's kernels file (kernels.cu); the
+# reference solution's kernels file is solutions/labN_name/kernels.cu. Everything below finds
+# the labs by wildcard: a new lab needs no edit here (extra flags go in labs/labN_name/build.mk).
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
 
@@ -28,27 +29,31 @@ COMMIT ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo 
 
 # ---- discovery ----
 # lab1_diff1d ... ; lab_id and sol_id turn lab1_diff1d into lab1 and sol1.
-LAB_NAMES := $(notdir $(sort $(wildcard solutions/lab*_*)))
+LAB_NAMES := $(patsubst labs/%/lab.c,%,$(sort $(wildcard labs/lab*_*/lab.c)))
 lab_id = $(firstword $(subst _, ,$(1)))
 sol_id = $(subst lab,sol,$(call lab_id,$(1)))
 LAB_BINS := $(foreach n,$(LAB_NAMES),$(call lab_id,$(n)))
-SOL_BINS := $(foreach n,$(LAB_NAMES),$(call sol_id,$(n)))
+SOL_BINS := $(foreach n,$(LAB_NAMES),$(if $(wildcard solutions/$(n)/kernels.cu),$(call sol_id,$(n))))
+-include $(wildcard labs/*/build.mk)
 
-COMMON_OBJS := $(patsubst %.c,build/%.o,$(wildcard common/*.c)) \
-               $(patsubst %.cu,build/%.o,$(wildcard common/*.cu)) build/version.o
-UNIT_OBJS := build/common/check.o build/common/options.o build/common/reference.o
+# The harness: host C (checking, options, references, CSV: unit-tested without a GPU), the run
+# (harness.c, on the CUDA runtime), main, and the GPU side (device.cu).
+UNIT_OBJS := $(patsubst %,build/common/%.o,check options reference star csv program)
+COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/%.o,harness main device) build/version.o
 
-# ---- programs: ./labN from labs/, ./solN from solutions/ ----
+# ---- programs: ./labN from labs/, ./solN with the solution's kernels ----
+# $(1) program, $(2) lab folder name, $(3) folder of kernels.cu
 define program
-$(1): $$(patsubst %.cu,build/%.o,$$(wildcard $(2)/*.cu)) $$(COMMON_OBJS) | need-nvcc
-	$$(NVCC) $$(GENCODE) -o $$@ $$^ $$(LDFLAGS_CUDA)
+$(1): build/labs/$(2)/lab.o build/$(3)/kernels.o $$(COMMON_OBJS) | need-nvcc
+	$$(NVCC) $$(GENCODE) -o $$@ $$^ $$(LDFLAGS_CUDA) $$(LDLIBS_$(2))
 endef
-$(foreach n,$(LAB_NAMES),$(eval $(call program,$(call lab_id,$(n)),labs/$(n))))
-$(foreach n,$(LAB_NAMES),$(eval $(call program,$(call sol_id,$(n)),solutions/$(n))))
+$(foreach n,$(LAB_NAMES),$(eval $(call program,$(call lab_id,$(n)),$(n),labs/$(n))))
+$(foreach n,$(LAB_NAMES),$(eval $(call program,$(call sol_id,$(n)),$(n),solutions/$(n))))
 
-# Build a lab from any folder (the tests plant bugs in copies): make program SRC=dir OUT=file
-program: $(COMMON_OBJS) | need-nvcc
-	$(NVCC) $(NVFLAGS) -o $(OUT) $(wildcard $(SRC)/*.cu) $(COMMON_OBJS) $(LDFLAGS_CUDA)
+# Build a lab with another kernels file (the tests plant bugs in copies):
+#   make program LAB=lab5_register_tiling KERNELS=dir/kernels.cu OUT=file
+program: build/labs/$(LAB)/lab.o $(COMMON_OBJS) | need-nvcc
+	$(NVCC) $(NVFLAGS) -o $(OUT) $(KERNELS) build/labs/$(LAB)/lab.o $(COMMON_OBJS) $(LDFLAGS_CUDA) $(LDLIBS_$(LAB))
 
 build/%.o: %.cu | need-nvcc
 	@mkdir -p $(@D)
@@ -64,28 +69,32 @@ build/version.c: FORCE
 	@echo 'const char BUILD_COMMIT[] = "$(COMMIT)";' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 
-build/tests/unit: tests/unit.c tests/tap.h $(UNIT_OBJS) | need-nvcc
+build/tests/unit: tests/unit.c $(UNIT_OBJS) | need-nvcc
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests -o $@ tests/unit.c $(UNIT_OBJS) -lm
+	$(CC) $(CFLAGS) -o $@ tests/unit.c $(UNIT_OBJS) -lm
+
+build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -lm
 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- targets ----
-.PHONY: all labs solutions check test bench profile plots tables skeletons clean help FORCE \
-        need-nvcc need-gnuplot program
+.PHONY: all labs solutions check test bench profile plots tables skeletons release gradescope \
+        clean help FORCE need-nvcc need-gnuplot program
 
-all: $(LAB_BINS) $(SOL_BINS)   ## build every lab skeleton and reference solution
+all: $(LAB_BINS) $(SOL_BINS) build/compare-dump  ## build every lab skeleton and reference solution
 labs: $(LAB_BINS)              ## build the student labs (./labN)
 solutions: $(SOL_BINS)         ## build the reference solutions (./solN)
 
 test: all build/tests/unit     ## the project's own tests (TAP, run by prove)
 	prove --exec '' tests/*.t
 
-check: all                     ## grade the student labs against the reference solutions
-	perl common/check.pl $(LAB_NAMES)
+check: all                     ## grade the kernels files in labs/ (or SUBMISSION=dir) on this GPU
+	perl common/check.pl $(if $(SUBMISSION),--submission $(SUBMISSION))
 
 bench: $(SOL_BINS)             ## run the solutions at benchmark sizes, append CSV under data/
-	bash common/bench.sh $(LAB_NAMES)
+	perl common/bench.pl $(LAB_NAMES)
 
 profile: $(SOL_BINS)           ## DRAM bytes per point of every solution variant (Nsight Compute)
 	@for s in $(SOL_BINS); do ./$$s --profile || exit $$?; done
@@ -96,11 +105,16 @@ plots: | need-gnuplot          ## figures under plots/ from data/ and the models
 tables: ## rewrite the generated result tables in README.md and handouts/ from data/
 	perl plots/data.pl tables
 
-skeletons: ## regenerate labs/ from the marked regions of solutions/ (overwrites labs/!)
+skeletons: ## regenerate labs/*/kernels.cu from the marked regions of solutions/ (overwrites!)
 	@for d in $(LAB_NAMES); do \
-	  mkdir -p labs/$$d; \
-	  for f in solutions/$$d/*.cu solutions/$$d/*.h; do [ -e $$f ] || continue; awk -f common/skeleton.awk $$f > labs/$$d/$$(basename $$f); done; \
-	done
+	  [ -f solutions/$$d/kernels.cu ] && awk -f common/skeleton.awk solutions/$$d/kernels.cu > labs/$$d/kernels.cu; \
+	done; true
+
+release: ## write the student tree (no solutions, answers or planted bugs) to RELEASE=dir
+	bash common/release.sh $(or $(RELEASE),release)
+
+gradescope: ## build the Gradescope autograder, build/autograder.zip
+	bash common/gradescope.sh build/autograder.zip
 
 clean: ## remove build products
 	rm -rf build $(LAB_BINS) $(SOL_BINS) results.json

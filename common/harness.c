@@ -1,121 +1,136 @@
 // SPDX-License-Identifier: MIT
-// lab_main: device set-up, the copy-bandwidth roof, poisoned and guarded arrays, validation
-// before timing, CUDA-event timing, the table and the CSV row. Plain C11 on the CUDA runtime.
+// lab_main: the fields of a lab on the GPU with guard bands, fresh inputs before every run,
+// validation before timing, CUDA-event timing with the device synchronised around every run, a
+// randomly chosen timed run checked as well, the table and the CSV. Plain C11 on the CUDA
+// runtime; the lab's definition says what to compute, its kernels file how.
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 
-const char CSV_HEADER[] =
-    "gpu,lab,variant,nx,ny,nz,order,steps,median_ms,min_ms,gpts,gbps,copy_gbps,pct_copy,"
-    "redundancy_read,redundancy_write,rel_err,status,commit";
-
 enum { WARMUP = 2, MAX_PRINT = 10 };
+static const double SPIN_US = 20;  // the GPU is busy this long before every timed launch
 
-static const char *prog = "lab";
+// ---- the one error path (common/program.c), for a failed CUDA call ----
 
-static void die2(const char *fmt, const char *detail)
+void lab_cuda_failed(const char *file, int line, const char *call, cudaError_t err)
 {
-    fprintf(stderr, "%s: ", prog);
-    fprintf(stderr, fmt, detail);
-    fputc('\n', stderr);
-    exit(2);
+    fprintf(stderr, "%s: %s:%d: %s failed: %s\n", program_name(), file, line, call, cudaGetErrorString(err));
+    fatal_exit(1);
 }
 
-// ---- device set-up ----
-
-int device_open(struct device *dev)
+static void *xmalloc(size_t bytes)
 {
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        fprintf(stderr, "%s: no CUDA device found (%s)\n", prog,
-                e != cudaSuccess ? cudaGetErrorString(e) : "the driver lists none");
-        return 2;
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "%s: not enough host memory (%.2f GB more) for this problem\n", program_name(), (double)bytes / 1e9);
+        fatal_exit(2);
     }
-    struct cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    CUDA_CHECK(cudaSetDevice(0));
-    snprintf(dev->name, sizeof dev->name, "%s", prop.name);
-    for (char *c = dev->name; *c; c++)
-        if (*c == ',') *c = ' ';  // the name goes into a CSV field
-    dev->sm_count = prop.multiProcessorCount;
-    dev->smem_per_block_optin = prop.sharedMemPerBlockOptin;
-    size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    dev->free_bytes = free_b;
-    dev->total_bytes = total_b;
-    return 0;
+    return p;
 }
 
-// Device-to-device cudaMemcpy of a large buffer, bytes read plus bytes written: the roof that
-// "% copy BW" divides by, measured on this GPU at start-up.
-double measure_copy_gbps(size_t free_bytes)
-{
-    size_t bytes = (size_t)1 << 30;
-    while (bytes > free_bytes / 4 && bytes > ((size_t)1 << 20)) bytes /= 2;
-    void *a, *b;
-    CUDA_CHECK(cudaMalloc(&a, bytes));
-    CUDA_CHECK(cudaMalloc(&b, bytes));
-    CUDA_CHECK(cudaMemset(a, 1, bytes));
-    CUDA_CHECK(cudaMemset(b, 0, bytes));
-    cudaEvent_t t0, t1;
-    CUDA_CHECK(cudaEventCreate(&t0));
-    CUDA_CHECK(cudaEventCreate(&t1));
-    enum { REPS = 10 };
-    double ms[REPS];
-    for (int r = -3; r < REPS; r++) {
-        CUDA_CHECK(cudaEventRecord(t0, 0));
-        CUDA_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0));
-        CUDA_CHECK(cudaEventRecord(t1, 0));
-        CUDA_CHECK(cudaEventSynchronize(t1));
-        float f;
-        CUDA_CHECK(cudaEventElapsedTime(&f, t0, t1));
-        if (r >= 0) ms[r] = f;
-    }
-    CUDA_CHECK(cudaEventDestroy(t0));
-    CUDA_CHECK(cudaEventDestroy(t1));
-    CUDA_CHECK(cudaFree(a));
-    CUDA_CHECK(cudaFree(b));
-    return 2.0 * (double)bytes / (median(ms, REPS) * 1e-3) / 1e9;
-}
+// ---- the fields of a lab on the GPU ----
 
-// ---- guarded device grids ----
-
-float *grid_alloc(size_t count, size_t guard)
-{
-    float *base;
-    CUDA_CHECK(cudaMalloc((void **)&base, (count + 2 * guard) * sizeof(float)));
-    CUDA_CHECK(cudaMemset(base, POISON_BYTE, (count + 2 * guard) * sizeof(float)));
-    return base + guard;
-}
-
-void grid_free(float *grid, size_t guard) { CUDA_CHECK(cudaFree(grid - guard)); }
-
-// Guard width: the lab's, rounded up to 64 elements so that every grid starts 256-byte
-// aligned (cudaMalloc's alignment survives), which float4 loads and coalescing rely on.
-size_t guard_elems(const struct lab *lab, const struct problem *p)
+// Guard width: the lab's, at least 1024, rounded up to 64 elements so that every array starts
+// 256-byte aligned (cudaMalloc's alignment survives), which float4 loads and coalescing rely on.
+static size_t guard_elems(const struct lab *lab, const struct problem *p)
 {
     size_t g = lab->guard ? lab->guard(p) : 0;
     if (g < 1024) g = 1024;
     return (g + 63) / 64 * 64;
 }
 
-// ---- one variant: check, time, check again ----
+struct fields {
+    const struct lab *lab;
+    size_t count, guard;
+    float *dev[MAX_FIELDS];     // the data of each field; `guard` poisoned elements either side
+    float *host_in[MAX_FIELDS]; // the inputs of the validation run (IN fields)
+    struct context ctx;
+    int result;                 // the field a variant's answer is read from (the OUT field)
+};
+
+static void fields_alloc(struct fields *F, const struct lab *lab, const struct problem *p)
+{
+    memset(F, 0, sizeof *F);
+    F->lab = lab;
+    F->count = points(p->n);
+    F->guard = guard_elems(lab, p);
+    int n_in = 0, n_out = 0, n_scratch = 0;
+    F->result = -1;
+    for (int f = 0; f < lab->n_fields; f++) {
+        size_t total = F->count + 2 * F->guard;
+        float *base;
+        CUDA_CHECK(cudaMalloc((void **)&base, total * sizeof(float)));
+        CUDA_CHECK(cudaMemset(base, POISON_BYTE, total * sizeof(float)));
+        F->dev[f] = base + F->guard;
+        switch (lab->fields[f].role) {
+        case FIELD_IN:
+            F->ctx.in[n_in++] = F->dev[f];
+            F->host_in[f] = xmalloc(F->count * sizeof(float));
+            break;
+        case FIELD_OUT:
+            F->ctx.out[n_out++] = F->dev[f];
+            if (F->result < 0) F->result = f;
+            break;
+        case FIELD_SCRATCH:
+            F->ctx.scratch[n_scratch++] = F->dev[f];
+            break;
+        }
+    }
+    F->ctx.stream = 0;  // the legacy default stream: it orders every blocking stream's work
+    F->ctx.rank = 0;
+    F->ctx.ranks = 1;
+    F->ctx.device = 0;
+}
+
+static void fields_free(struct fields *F)
+{
+    for (int f = 0; f < F->lab->n_fields; f++) {
+        CUDA_CHECK(cudaFree(F->dev[f] - F->guard));
+        free(F->host_in[f]);
+    }
+}
+
+// The seed of the run: the validation run has the seed of the command line, timed run i its own.
+static uint64_t run_seed(uint64_t seed, int i) { return i < 0 ? seed : mix64(seed ^ (0x5eedull << 32) ^ (uint64_t)i); }
+
+// The host copies of the input fields of a run (host_in[f], or `into` when given).
+static void host_inputs(const struct lab *lab, size_t count, uint64_t seed, float *const *into)
+{
+    for (int f = 0, k = 0; f < lab->n_fields; f++)
+        if (lab->fields[f].role == FIELD_IN) fill_random(into[k++], count, field_seed(seed, f));
+}
+
+// Before a run: fresh inputs, NaN in every output and scratch array (their guards included).
+static void prepare_run(const struct fields *F, uint64_t seed)
+{
+    for (int f = 0; f < F->lab->n_fields; f++) {
+        if (F->lab->fields[f].role == FIELD_IN)
+            device_fill_random(F->dev[f], F->count, field_seed(seed, f));
+        else
+            CUDA_CHECK(cudaMemsetAsync(F->dev[f] - F->guard, POISON_BYTE,
+                                       (F->count + 2 * F->guard) * sizeof(float), 0));
+    }
+}
+
+// ---- one variant: check, time (checking one timed run), report ----
 
 struct result {
     double median_ms, min_ms, rel_err, red_r, red_w;
-    int pass;
-    char note[160];
+    int pass, cuda_error;
+    char note[200];
 };
 
-static int run_launch(const struct variant *v, const struct problem *p, const struct grids *g,
-                      char *note, size_t notelen)
+static int launch_and_wait(const struct variant *v, const struct problem *p, const struct fields *F,
+                           char *note, size_t notelen)
 {
-    v->launch(p, g);
+    v->launch(p, &F->ctx);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
@@ -125,195 +140,208 @@ static int run_launch(const struct variant *v, const struct problem *p, const st
     return 0;
 }
 
-// Copy the output with its guard bands back and compare. Returns 1 on pass.
-static int check_output(const struct options *o, const float *d_out, size_t guard, float *h_out,
-                        const double *ref, double *rel_err, char *note, size_t notelen, FILE *log)
+// Copy the result field with its guards back and compare it with ref; check every other
+// field's guards, and that no input changed (against `inputs`, when given). Returns 1 on pass.
+static int check_run(const struct options *o, const struct fields *F, float *h_out, const double *ref,
+                     float *const *inputs, double *rel_err, char *note, size_t notelen, FILE *log)
 {
     const struct lab *lab = o->lab;
-    size_t count = points(o->prob.n);
-    CUDA_CHECK(cudaMemcpy(h_out, d_out - guard, (count + 2 * guard) * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-    struct check c = compare(h_out + guard, ref, o->prob.n, lab->l2_tol, lab->atol, lab->rtol,
-                             log, MAX_PRINT);
-    int guards = guard_intact(h_out, guard) && guard_intact(h_out + guard + count, guard);
+    const size_t count = F->count, guard = F->guard, total = count + 2 * guard;
+    double l2, atol, rtol;
+    problem_tolerance(lab, &o->prob, &l2, &atol, &rtol);
+    CUDA_CHECK(cudaMemcpy(h_out, F->dev[F->result] - guard, total * sizeof(float), cudaMemcpyDeviceToHost));
+    struct check c = compare(h_out + guard, ref, o->prob.n, l2, atol, rtol, log, MAX_PRINT);
     *rel_err = c.rel_l2;
-    if (!guards) snprintf(note, notelen, "wrote outside the output array (guard band changed)");
+    int guards = guard_intact(h_out, guard) && guard_intact(h_out + guard + count, guard);
+    const char *broken = guards ? NULL : lab->fields[F->result].name;
+    int changed = -1;
+    // h_out is free now: it takes every other field in turn.
+    for (int f = 0, k = 0; f < lab->n_fields; f++) {
+        if (f == F->result) continue;
+        int is_in = lab->fields[f].role == FIELD_IN;
+        CUDA_CHECK(cudaMemcpy(h_out, F->dev[f] - guard, total * sizeof(float), cudaMemcpyDeviceToHost));
+        if (!broken && !(guard_intact(h_out, guard) && guard_intact(h_out + guard + count, guard)))
+            broken = lab->fields[f].name;
+        if (is_in && inputs && changed < 0 && memcmp(h_out + guard, inputs[k], count * sizeof(float)))
+            changed = f;
+        k += is_in;
+    }
+    if (broken) snprintf(note, notelen, "wrote outside the array '%s' (guard band changed)", broken);
+    else if (changed >= 0) snprintf(note, notelen, "wrote into the input '%s'", lab->fields[changed].name);
     else if (c.nan) snprintf(note, notelen, "%zu of %zu points NaN or never written", c.nan, count);
     else if (c.bad) snprintf(note, notelen, "%zu of %zu points outside tolerance", c.bad, count);
-    else if (!c.pass) snprintf(note, notelen, "relative L2 error above %.0e", lab->l2_tol);
-    return c.pass && guards;
+    else if (!c.pass) snprintf(note, notelen, "relative L2 error above %.1e", l2);
+    return c.pass && !broken && changed < 0;
 }
 
-static int input_intact(const float *d_in, size_t guard, size_t count, float *scratch)
+// The references a run is checked against: the validation run's and the checked timed run's,
+// each for the kind of answer it was last computed for.
+struct references {
+    double *val, *chk;
+    int val_kind, chk_kind;
+    int checked_run;  // which timed run is checked (0-based, after the warm-up)
+};
+
+static void reference_of(const struct options *o, const struct fields *F, int kind, uint64_t seed,
+                         float *const *inputs, double *ref)
 {
-    CUDA_CHECK(cudaMemcpy(scratch, d_in - guard, guard * sizeof(float), cudaMemcpyDeviceToHost));
-    int ok = guard_intact(scratch, guard);
-    CUDA_CHECK(cudaMemcpy(scratch, d_in + count, guard * sizeof(float), cudaMemcpyDeviceToHost));
-    return ok && guard_intact(scratch, guard);
+    const float *in[MAX_FIELDS] = {0};
+    float *tmp[MAX_FIELDS] = {0};
+    int n_in = 0;
+    for (int f = 0; f < o->lab->n_fields; f++)
+        if (o->lab->fields[f].role == FIELD_IN) n_in++;
+    if (inputs) {
+        for (int k = 0; k < n_in; k++) in[k] = inputs[k];
+    } else {  // a timed run's inputs, made here and dropped after
+        for (int k = 0; k < n_in; k++) tmp[k] = xmalloc(F->count * sizeof(float));
+        host_inputs(o->lab, F->count, seed, tmp);
+        for (int k = 0; k < n_in; k++) in[k] = tmp[k];
+    }
+    o->lab->reference(&o->prob, kind, in, ref);
+    for (int k = 0; k < n_in; k++) free(tmp[k]);
 }
 
-static struct result run_variant(const struct options *o, const struct variant *v,
-                                 const struct grids *g, size_t guard, float *h_out,
-                                 const double *ref, FILE *log)
+static int dump_grid(const char *path, const void *a, size_t bytes);
+
+static struct result run_variant(const struct options *o, const struct variant *v, struct fields *F,
+                                 float *h_out, struct references *R, float *const *inputs, FILE *log)
 {
     struct result r = {0};
     r.median_ms = r.min_ms = r.rel_err = NAN;
-    size_t count = points(o->prob.n);
-    size_t out_bytes = (count + 2 * guard) * sizeof(float);
-    float *out_base = g->out - guard;
-    v->redundancy(&o->prob, &r.red_r, &r.red_w);
+    const struct problem *p = &o->prob;
+    v->model(p, &r.red_r, &r.red_w);
+    if (v->prepare) v->prepare(p);
 
-    // 1. Validate: poisoned output, one run, compare every point and the guard bands.
-    CUDA_CHECK(cudaMemset(out_base, POISON_BYTE, out_bytes));
-    if (run_launch(v, &o->prob, g, r.note, sizeof r.note)) return r;
-    if (!check_output(o, g->out, guard, h_out, ref, &r.rel_err, r.note, sizeof r.note, log))
+    // 1. Validate: the inputs of the seed, NaN in the outputs, one run, every point compared.
+    if (R->val_kind != v->kind) {
+        reference_of(o, F, v->kind, o->seed, inputs, R->val);
+        R->val_kind = v->kind;
+    }
+    prepare_run(F, run_seed(o->seed, -1));
+    if (launch_and_wait(v, p, F, r.note, sizeof r.note)) {
+        r.cuda_error = 1;
         return r;
-    if (!input_intact(g->in, guard, count, h_out)) {
-        snprintf(r.note, sizeof r.note, "wrote outside the input array (guard band changed)");
-        return r;
+    }
+    if (!check_run(o, F, h_out, R->val, inputs, &r.rel_err, r.note, sizeof r.note, log)) return r;
+    char dump[4096] = "";
+    if (o->dump) {  // written now, renamed into place if the timed runs pass too
+        char name[4000];
+        snprintf(name, sizeof name, o->dump, v->name);
+        snprintf(dump, sizeof dump, "%s.tmp", name);
+        if (dump_grid(dump, h_out + F->guard, F->count * sizeof(float))) {
+            snprintf(r.note, sizeof r.note, "cannot write --dump file '%.150s'", name);
+            return r;
+        }
     }
 
-    // 2. Time: warm-up, then one event pair around each launch; the output is poisoned
-    // before each launch, outside the timed region, so that every timed run must write it all.
-    int total = WARMUP + o->reps;
-    cudaEvent_t *ev = malloc(2 * (size_t)total * sizeof *ev);
-    double *ms = malloc((size_t)o->reps * sizeof *ms);
-    if (!ev || !ms) die2("%s", "out of host memory");
-    for (int i = 0; i < 2 * total; i++) CUDA_CHECK(cudaEventCreate(&ev[i]));
-    for (int i = 0; i < total; i++) {
-        CUDA_CHECK(cudaMemsetAsync(out_base, POISON_BYTE, out_bytes, 0));
-        CUDA_CHECK(cudaEventRecord(ev[2 * i], 0));
-        v->launch(&o->prob, g);
-        CUDA_CHECK(cudaEventRecord(ev[2 * i + 1], 0));
-    }
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess) e = cudaDeviceSynchronize();
-    if (e != cudaSuccess) {
-        snprintf(r.note, sizeof r.note, "CUDA error in timed runs: %s", cudaGetErrorString(e));
-        return r;
-    }
-    for (int i = WARMUP; i < total; i++) {
+    // 2. Time: before every run fresh inputs, NaN outputs, the device idle; one event pair around
+    // the launch, both on the legacy default stream, which every blocking stream synchronises
+    // with; a spin first so that the launch is queued before the first event is reached.
+    int total = WARMUP + o->reps, checked = WARMUP + R->checked_run;
+    cudaEvent_t ev[2];
+    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventCreate(&ev[i]));
+    double *ms = xmalloc((size_t)o->reps * sizeof *ms);
+    for (int i = 0; i < total && !r.note[0]; i++) {
+        prepare_run(F, run_seed(o->seed, i));
+        device_spin(SPIN_US);
+        CUDA_CHECK(cudaEventRecord(ev[0], 0));
+        v->launch(p, &F->ctx);
+        CUDA_CHECK(cudaEventRecord(ev[1], 0));
+        cudaError_t e = cudaGetLastError();
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
+        if (e != cudaSuccess) {
+            snprintf(r.note, sizeof r.note, "CUDA error in timed runs: %s", cudaGetErrorString(e));
+            r.cuda_error = 1;
+            break;
+        }
         float f;
-        CUDA_CHECK(cudaEventElapsedTime(&f, ev[2 * i], ev[2 * i + 1]));
-        ms[i - WARMUP] = f;
+        CUDA_CHECK(cudaEventElapsedTime(&f, ev[0], ev[1]));
+        if (i >= WARMUP) ms[i - WARMUP] = f;
+        if (i == checked) {  // the same answer on other inputs, in a run the program did not announce
+            if (R->chk_kind != v->kind) {
+                reference_of(o, F, v->kind, run_seed(o->seed, checked), NULL, R->chk);
+                R->chk_kind = v->kind;
+            }
+            double err;
+            char why[sizeof r.note];
+            if (!check_run(o, F, h_out, R->chk, NULL, &err, why, sizeof why, log))
+                snprintf(r.note, sizeof r.note, "timed run: %.180s", why);
+        }
     }
-    for (int i = 0; i < 2 * total; i++) CUDA_CHECK(cudaEventDestroy(ev[i]));
-    r.min_ms = minimum(ms, o->reps);
-    r.median_ms = median(ms, o->reps);
-    free(ev);
+    for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventDestroy(ev[i]));
+    if (!r.note[0]) {
+        r.min_ms = minimum(ms, o->reps);
+        r.median_ms = median(ms, o->reps);
+        r.pass = 1;
+    }
     free(ms);
-
-    // 3. The last timed run must be as right as the first.
-    double again;
-    if (!check_output(o, g->out, guard, h_out, ref, &again, r.note, sizeof r.note, log)) {
-        memmove(r.note + 11, r.note, sizeof r.note - 12);
-        memcpy(r.note, "timed run: ", 11);
-        r.note[sizeof r.note - 1] = 0;
-        return r;
+    if (dump[0]) {
+        char name[4000];
+        snprintf(name, sizeof name, o->dump, v->name);
+        if (!r.pass || rename(dump, name)) remove(dump);
     }
-    r.pass = 1;
     return r;
 }
 
 // ---- output ----
 
-static void size_string(const struct options *o, char *buf, size_t len)
+static void size_string(const struct problem *p, char *buf, size_t len)
 {
-    const size_t *n = o->prob.n;
-    if (o->lab->dims == 1) snprintf(buf, len, "%zu", n[0]);
-    else if (o->lab->dims == 2) snprintf(buf, len, "%zux%zu", n[0], n[1]);
+    const size_t *n = p->n;
+    if (p->dims == 1) snprintf(buf, len, "%zu", n[0]);
+    else if (p->dims == 2) snprintf(buf, len, "%zux%zu", n[0], n[1]);
     else snprintf(buf, len, "%zux%zux%zu", n[0], n[1], n[2]);
 }
 
-static const char ROW_FMT[] = "%-20s | %-13s | %9s | %8s | %8s | %7s | %10s | %10s | %s\n";
-
-static void print_table_header(void)
-{
-    printf(ROW_FMT, "variant", "size", "median ms", "Gpts/s", "GB/s", "% copy", "redundancy",
-           "rel. error", "result");
-}
+static const char ROW_FMT[] = "%-20s | %-13s | %9s | %8s | %8s | %7s%s | %10s | %10s | %s\n";
 
 struct derived {
     double gpts, gbps, pct;
 };
 
+// Point-updates per second (points x steps), and the minimal traffic of a run (one step's bytes
+// per point x points x steps) over the time, against the copy roof. For a kernel that keeps data
+// on chip across steps, % copy / 100 is its speed in units of the single-step bound.
 static struct derived derive(const struct options *o, const struct result *r, double copy_gbps)
 {
-    double pts = (double)points(o->prob.n);
-    double steps = o->prob.steps > 0 ? o->prob.steps : 1;
+    double pts = (double)points(o->prob.n), steps = o->prob.steps > 0 ? o->prob.steps : 1;
     struct derived d;
     d.gpts = pts * steps / (r->median_ms * 1e-3) / 1e9;
-    d.gbps = pts * o->lab->bytes_per_point / (r->median_ms * 1e-3) / 1e9;
+    d.gbps = pts * steps * o->lab->bytes_per_point / (r->median_ms * 1e-3) / 1e9;
     d.pct = 100.0 * d.gbps / copy_gbps;
     return d;
+}
+
+static void print_table_header(const struct lab *lab)
+{
+    printf(ROW_FMT, "variant", "size", "median ms", "Gpts/s", "GB/s", "% copy",
+           lab->default_steps ? " | x 1-step" : "", "redundancy", "rel. error", "result");
 }
 
 static void print_row(const struct options *o, const struct variant *v, const struct result *r,
                       double copy_gbps)
 {
-    char size[64], med[32], gpts[32], gbps[32], pct[32], red[32], err[32];
-    size_string(o, size, sizeof size);
+    char size[64], med[32] = "-", gpts[32] = "-", gbps[32] = "-", pct[32] = "-", red[32], err[32];
+    char bound[32] = "";
+    size_string(&o->prob, size, sizeof size);
     struct derived d = derive(o, r, copy_gbps);
     snprintf(red, sizeof red, "%.2f/%.2f", r->red_r, r->red_w);
     snprintf(err, sizeof err, "%.2e", r->rel_err);
-    if (isnan(r->median_ms)) {
-        snprintf(med, sizeof med, "-");
-        snprintf(gpts, sizeof gpts, "-");
-        snprintf(gbps, sizeof gbps, "-");
-        snprintf(pct, sizeof pct, "-");
-    } else {
+    if (!isnan(r->median_ms)) {
         snprintf(med, sizeof med, "%.4f", r->median_ms);
         snprintf(gpts, sizeof gpts, "%.1f", d.gpts);
         snprintf(gbps, sizeof gbps, "%.0f", d.gbps);
         snprintf(pct, sizeof pct, "%.1f%%", d.pct);
     }
-    char result[200];
-    snprintf(result, sizeof result, "%s%s%s", r->pass ? "PASS" : "FAIL", r->note[0] ? ": " : "",
-             r->note);
-    printf(ROW_FMT, v->name, size, med, gpts, gbps, pct, red, err, result);
+    if (o->lab->default_steps) {  // the speed in units of the single-step bound
+        if (isnan(r->median_ms)) snprintf(bound, sizeof bound, " | %8s", "-");
+        else snprintf(bound, sizeof bound, " | %8.2f", d.pct / 100);
+    }
+    char result[300];
+    snprintf(result, sizeof result, "%s%s%s", r->pass ? "PASS" : "FAIL", r->note[0] ? ": " : "", r->note);
+    printf(ROW_FMT, v->name, size, med, gpts, gbps, pct, bound, red, err, result);
     fflush(stdout);
 }
-
-static void csv_row(FILE *f, const struct options *o, const struct device *dev,
-                    const struct variant *v, const struct result *r, double copy_gbps)
-{
-    struct derived d = derive(o, r, copy_gbps);
-    fprintf(f, "%s,lab%d_%s,%s,%zu,%zu,%zu,%d,%d,%.6f,%.6f,%.3f,%.1f,%.1f,%.2f,%.4f,%.4f,%.3e,%s,%s\n",
-            dev->name, o->lab->number, o->lab->name, v->name, o->prob.n[0], o->prob.n[1],
-            o->prob.n[2], o->prob.order, o->prob.steps, r->median_ms, r->min_ms, d.gpts, d.gbps,
-            copy_gbps, d.pct, r->red_r, r->red_w, r->rel_err, r->pass ? "PASS" : "FAIL",
-            BUILD_COMMIT);
-}
-
-// Append the rows, with the header when the file is new or empty.
-int csv_append(const char *path, void (*write)(FILE *, void *), void *ctx, const char *header)
-{
-    FILE *f = fopen(path, "a");
-    if (!f) {
-        fprintf(stderr, "%s: cannot open --csv file '%s': %s\n", prog, path, strerror(errno));
-        return -1;
-    }
-    if (ftell(f) == 0) fprintf(f, "%s\n", header);
-    write(f, ctx);
-    return fclose(f);
-}
-
-// Write to a temporary name and rename, so that a failed run leaves no partial file.
-static int dump_grid(const char *path, const float *a, size_t count)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) return -1;
-    size_t w = fwrite(a, sizeof *a, count, f);
-    if (fclose(f) || w != count || rename(tmp, path)) {
-        remove(tmp);
-        return -1;
-    }
-    return 0;
-}
-
-// ---- the program ----
 
 struct run_rows {
     const struct options *o;
@@ -324,33 +352,48 @@ struct run_rows {
     double launch_ms;  // NaN: not written
 };
 
+static void csv_row(FILE *f, const struct run_rows *rr, const char *variant, const struct result *r)
+{
+    const struct options *o = rr->o;
+    struct derived d = derive(o, r, rr->copy_gbps);
+    int info = r == NULL;
+    fprintf(f, "%s,lab%d_%s,%s,%zu,%zu,%zu,%d,%d,", rr->dev->name, o->lab->number, o->lab->name, variant,
+            o->prob.n[0], o->prob.n[1], o->prob.n[2], o->prob.order, o->prob.steps);
+    if (info)  // a measurement beside the variants: the empty kernel, timed the same way
+        fprintf(f, "%.6f,%.6f,0,0,%.1f,0,0,0,0,INFO,", rr->launch_ms, rr->launch_ms, rr->copy_gbps);
+    else
+        fprintf(f, "%.6f,%.6f,%.3f,%.1f,%.1f,%.2f,%.4f,%.4f,%.3e,%s,", r->median_ms, r->min_ms, d.gpts,
+                d.gbps, rr->copy_gbps, d.pct, r->red_r, r->red_w, r->rel_err, r->pass ? "PASS" : "FAIL");
+    fprintf(f, "%s,%d,%d,launch\n", BUILD_COMMIT, 1, 1);
+}
+
 static void write_rows(FILE *f, void *ctx)
 {
     struct run_rows *rr = ctx;
     for (int i = 0; i < rr->n; i++)
-        csv_row(f, rr->o, rr->dev, &rr->o->lab->variants[rr->o->selected[i]], &rr->res[i],
-                rr->copy_gbps);
-    if (!isnan(rr->launch_ms)) {
-        // The floor under any kernel's time: an empty kernel timed the same way (status INFO).
-        const struct options *o = rr->o;
-        fprintf(f, "%s,lab%d_%s,empty_kernel,%zu,%zu,%zu,%d,%d,%.6f,%.6f,0,0,%.1f,0,0,0,0,INFO,%s\n",
-                rr->dev->name, o->lab->number, o->lab->name, o->prob.n[0], o->prob.n[1],
-                o->prob.n[2], o->prob.order, o->prob.steps, rr->launch_ms, rr->launch_ms,
-                rr->copy_gbps, BUILD_COMMIT);
-    }
+        csv_row(f, rr, rr->o->lab->variants[rr->o->selected[i]].name, &rr->res[i]);
+    if (!isnan(rr->launch_ms)) csv_row(f, rr, "empty_kernel", NULL);
 }
 
-void set_program_name(const char *argv0)
+// Write to a temporary name and rename, so that a failed run leaves no partial file.
+static int dump_grid(const char *path, const void *a, size_t bytes)
 {
-    const char *slash = strrchr(argv0, '/');
-    prog = slash ? slash + 1 : argv0;
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    size_t w = fwrite(a, 1, bytes, f);
+    if (fclose(f) || w != bytes) {
+        remove(path);
+        return -1;
+    }
+    return 0;
 }
 
-const char *program_name(void) { return prog; }
+// ---- set-up shared by the table, --convergence and --profile ----
 
-// Device set-up shared by the table, --convergence and --profile: open the GPU, refuse what the
-// selected variants cannot do, check that the arrays fit, measure the copy roof.
-int lab_setup(struct options *o, struct device *dev, size_t arrays, double *copy_gbps)
+// Open the GPU, drop (or, if named, refuse) the selected variants that cannot run the problem,
+// check that the fields fit, measure the copy roof, call the kernels' setup. Returns 0, or 2
+// after one line on stderr.
+static int lab_setup(struct options *o, struct device *dev, double *copy_gbps)
 {
     int rc = device_open(dev);
     if (rc) return rc;
@@ -362,9 +405,9 @@ int lab_setup(struct options *o, struct device *dev, size_t arrays, double *copy
     const char *first_why = NULL;
     for (int i = 0; i < o->n_selected; i++) {
         const struct variant *v = &o->lab->variants[o->selected[i]];
-        const char *why = v->refuse ? v->refuse(&o->prob) : NULL;
+        const char *why = v->refuse(&o->prob);
         if (why && o->named) {
-            fprintf(stderr, "%s: variant %s cannot run this problem: %s\n", prog, v->name, why);
+            fprintf(stderr, "%s: variant %s cannot run this problem: %s\n", program_name(), v->name, why);
             return 2;
         }
         if (why && !o->quiet) printf("(variant %s skipped: %s)\n", v->name, why);
@@ -372,15 +415,15 @@ int lab_setup(struct options *o, struct device *dev, size_t arrays, double *copy
         if (!why) o->selected[kept++] = o->selected[i];
     }
     if (kept == 0) {
-        fprintf(stderr, "%s: no variant can run this problem: %s\n", prog, first_why);
+        fprintf(stderr, "%s: no variant can run this problem: %s\n", program_name(), first_why);
         return 2;
     }
     o->n_selected = kept;
     size_t count = points(o->prob.n), guard = guard_elems(o->lab, &o->prob);
-    double need = (double)arrays * (double)(count + 2 * guard) * sizeof(float);
+    double need = (double)o->lab->n_fields * (double)(count + 2 * guard) * sizeof(float);
     // Leave room for the copy-bandwidth buffers and the CUDA context.
     if (need > 0.9 * (double)dev->free_bytes) {
-        fprintf(stderr, "%s: the problem needs %.2f GB of GPU memory, %s has %.2f GB free\n", prog,
+        fprintf(stderr, "%s: the problem needs %.2f GB of GPU memory, %s has %.2f GB free\n", program_name(),
                 need / 1e9, dev->name, (double)dev->free_bytes / 1e9);
         return 2;
     }
@@ -392,19 +435,22 @@ int lab_setup(struct options *o, struct device *dev, size_t arrays, double *copy
 // ---- the error against the analytic answer ----
 
 // Run variant v once on the lab's smooth input for problem p; max and RMS error against the
-// analytic answer. h_in, exact: host buffers of points(p->n); d_in, d_out: device grids.
+// analytic answer. h_in, exact, h_out: host buffers of points(p->n).
 static void analytic_error(const struct lab *lab, const struct variant *v, const struct problem *p,
-                           float *h_in, double *exact, float *d_in, float *d_out, float *h_out,
-                           double *max_err, double *rms_err)
+                           struct fields *F, float *h_in, double *exact, float *h_out, double *max_err,
+                           double *rms_err)
 {
     size_t count = points(p->n);
     lab->smooth(p, v->kind, h_in, exact);
-    CUDA_CHECK(cudaMemcpy(d_in, h_in, count * sizeof(float), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemset(d_out, POISON_BYTE, count * sizeof(float)));
-    struct grids g = {d_in, d_out};
-    v->launch(p, &g);
+    prepare_run(F, 0);
+    int in_field = -1;
+    for (int f = 0; f < lab->n_fields && in_field < 0; f++)
+        if (lab->fields[f].role == FIELD_IN) in_field = f;
+    CUDA_CHECK(cudaMemcpy(F->dev[in_field], h_in, count * sizeof(float), cudaMemcpyHostToDevice));
+    if (v->prepare) v->prepare(p);
+    v->launch(p, &F->ctx);
     CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaMemcpy(h_out, d_out, count * sizeof(float), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_out, F->dev[F->result], count * sizeof(float), cudaMemcpyDeviceToHost));
     abs_errors(h_out, exact, count, max_err, rms_err);
 }
 
@@ -427,25 +473,29 @@ static void write_conv(FILE *f, void *ctx)
                 c->rows[i].n, c->rows[i].h, c->rows[i].max_err, c->rows[i].rms_err, BUILD_COMMIT);
 }
 
+// A problem of the convergence series: edge n in every dimension of o's problem.
+static struct problem conv_problem(const struct options *o, size_t n)
+{
+    struct problem p = o->prob;
+    for (int d = 0; d < MAX_DIMS; d++) p.n[d] = d < p.dims ? n : 1;
+    return p;
+}
+
 // --convergence: every selected variant on the smooth input at each size of lab->conv_n, the
 // error against the analytic answer, and the observed order log2(e(2h)/e(h)) (h = 1/n).
 static int run_convergence(struct options *o)
 {
     const struct lab *lab = o->lab;
-    struct problem biggest = o->prob;
-    size_t nmax = lab->conv_n[lab->n_conv - 1];
-    for (int d = 0; d < MAX_DIMS; d++) biggest.n[d] = d < lab->dims ? nmax : 1;
+    const struct problem biggest = conv_problem(o, lab->conv_n[lab->n_conv - 1]);
     o->prob = biggest;  // lab_setup checks the biggest problem against refusals and memory
     struct device dev;
     double copy_gbps;
-    int rc = lab_setup(o, &dev, 2, &copy_gbps);
+    int rc = lab_setup(o, &dev, &copy_gbps);
     if (rc) return rc;
-    size_t count = points(biggest.n), guard = guard_elems(lab, &biggest);
-    float *h_in = malloc(count * sizeof *h_in), *h_out = malloc(count * sizeof *h_out);
-    double *exact = malloc(count * sizeof *exact);
-    struct conv_row *rows = malloc((size_t)lab->n_conv * (size_t)o->n_selected * sizeof *rows);
-    if (!h_in || !h_out || !exact || !rows) die2("%s", "not enough host memory");
-    float *d_in = grid_alloc(count, guard), *d_out = grid_alloc(count, guard);
+    size_t count = points(biggest.n);
+    float *h_in = xmalloc(count * sizeof *h_in), *h_out = xmalloc(count * sizeof *h_out);
+    double *exact = xmalloc(count * sizeof *exact);
+    struct conv_row *rows = xmalloc((size_t)lab->n_conv * (size_t)o->n_selected * sizeof *rows);
     if (!o->quiet)
         printf("error against the analytic answer on a smooth input (lab %d, %s)\n%-14s | %11s | %10s | %10s | %10s | %s\n",
                lab->number, dev.name, "variant", "n", "h = 1/n", "max error", "RMS error", "order");
@@ -454,16 +504,19 @@ static int run_convergence(struct options *o)
         const struct variant *v = &lab->variants[o->selected[s]];
         double prev = NAN;
         for (int c = 0; c < lab->n_conv; c++) {
-            struct problem p = o->prob;
-            for (int d = 0; d < MAX_DIMS; d++) p.n[d] = d < lab->dims ? lab->conv_n[c] : 1;
-            const char *why = v->refuse ? v->refuse(&p) : NULL;
-            if (why) continue;
+            struct problem p = conv_problem(o, lab->conv_n[c]);
+            p.sm_count = biggest.sm_count;
+            p.smem_optin = biggest.smem_optin;
+            if (v->refuse(&p)) continue;
             if (lab->setup) lab->setup(&p);
+            struct fields F;
+            fields_alloc(&F, lab, &p);
             struct conv_row *row = &rows[nrows++];
             row->variant = v->name;
             row->n = lab->conv_n[c];
             row->h = 1.0 / (double)row->n;
-            analytic_error(lab, v, &p, h_in, exact, d_in, d_out, h_out, &row->max_err, &row->rms_err);
+            analytic_error(lab, v, &p, &F, h_in, exact, h_out, &row->max_err, &row->rms_err);
+            fields_free(&F);
             ok &= !isnan(row->max_err);
             if (!o->quiet) {
                 printf("%-14s | %11zu | %10.3e | %10.3e | %10.3e |", v->name, row->n, row->h,
@@ -480,8 +533,6 @@ static int run_convergence(struct options *o)
         struct conv_rows cr = {dev.name, labname, rows, nrows};
         if (csv_append(o->csv, write_conv, &cr, "gpu,lab,variant,n,h,max_err,rms_err,commit")) ok = 0;
     }
-    grid_free(d_in, guard);
-    grid_free(d_out, guard);
     free(h_in);
     free(h_out);
     free(exact);
@@ -491,40 +542,54 @@ static int run_convergence(struct options *o)
 
 // ---- --profile: what the caches did, measured ----
 
-// Run this program under Nsight Compute once per variant (one checked launch of the variant's
-// kernels; the empty kernel of the start-up is filtered out) and read the DRAM bytes.
+// Run this program under Nsight Compute once per variant (its checked launch, 2 warm-ups and 1
+// timed run; the harness's own kernels are filtered out) and read the DRAM bytes.
 static int run_profile(struct options *o, const char *self)
 {
     if (system("command -v ncu >/dev/null 2>&1") != 0) {
-        fprintf(stderr, "%s: --profile needs Nsight Compute (ncu) on PATH; it comes with the CUDA Toolkit\n", prog);
+        fprintf(stderr, "%s: --profile needs Nsight Compute (ncu) on PATH; it comes with the CUDA Toolkit\n", program_name());
         return 2;
     }
     const struct lab *lab = o->lab;
     struct device dev;
     double copy_gbps;
-    int rc0 = lab_setup(o, &dev, 2, &copy_gbps);  // the GPU's properties, and the refusals
+    int rc0 = lab_setup(o, &dev, &copy_gbps);  // the GPU's properties, and the refusals
     if (rc0) return rc0;
-    double pts = (double)points(o->prob.n);
-    char size[64], order[32] = "";
-    size_string(o, size, sizeof size);
-    if (lab->default_order) snprintf(order, sizeof order, ", order %d", o->prob.order);
-    printf("DRAM traffic per output point, measured by ncu (lab %d, %s%s)\n", lab->number, size, order);
+    double pts = (double)points(o->prob.n) * (o->prob.steps > 0 ? o->prob.steps : 1);
+    char size[64], extra[256] = "", head[64] = "";
+    size_string(&o->prob, size, sizeof size);
+    if (lab->default_order) {
+        snprintf(head, sizeof head, ", order %d", o->prob.order);
+        snprintf(extra, sizeof extra, " --order %d", o->prob.order);
+    }
+    if (lab->default_steps) {
+        size_t len = strlen(extra);
+        snprintf(extra + len, sizeof extra - len, " --steps %d", o->prob.steps);
+        len = strlen(head);
+        snprintf(head + len, sizeof head - len, ", %d steps", o->prob.steps);
+    }
+    for (int k = 0; k < lab->n_params; k++) {
+        size_t len = strlen(extra);
+        snprintf(extra + len, sizeof extra - len, " --%s %.17g", lab->params[k].name, o->prob.param[k]);
+    }
+    printf("DRAM traffic per output point%s, measured by ncu (lab %d, %s%s)\n",
+           lab->default_steps ? "-step" : "", lab->number, size, head);
     printf("%-20s | %16s | %16s | %16s | %s\n", "variant", "model read/write", "DRAM read B/pt",
            "DRAM write B/pt", "measured elements read/write");
     int ok = 1;
     for (int i = 0; i < o->n_selected; i++) {
         const struct variant *v = &lab->variants[o->selected[i]];
-        char cmd[2048];
-        if (lab->default_order) snprintf(order, sizeof order, " --order %d", o->prob.order);
-        // --clock-control none: measure the GPU as it is, never lock its clocks.
+        char cmd[4096];
+        // --clock-control none: measure the GPU as it is, never lock its clocks. A run of a
+        // stepped lab launches its kernels several times: the sums per run are read below.
         snprintf(cmd, sizeof cmd,
                  "ncu --csv --print-units base --clock-control none "
                  "--metrics dram__bytes_read.sum,dram__bytes_write.sum "
-                 "--kernel-name regex:'^(?!empty_kernel)' --launch-count 20 '%s' --variant %s "
+                 "--kernel-name regex:'^(?!harness_)' '%s' --variant %s "
                  "--size %s%s --seed %llu --reps 1 --quiet 2>/dev/null",
-                 self, v->name, size, order, o->seed);
+                 self, v->name, size, extra, o->seed);
         FILE *f = popen(cmd, "r");
-        double rd[32] = {0}, wr[32] = {0};
+        double rd = 0, wr = 0;
         int nr = 0, nw = 0;
         char line[4096];
         while (f && fgets(line, sizeof line, f)) {
@@ -539,24 +604,74 @@ static int run_profile(struct options *o, const char *self)
                 if (*c != ',') num[k++] = *c;
             num[k] = 0;
             double val = strtod(num, NULL);
-            if (strstr(line, "\"dram__bytes_read.sum\"") && nr < 32) rd[nr++] = val;
-            if (strstr(line, "\"dram__bytes_write.sum\"") && nw < 32) wr[nw++] = val;
+            if (strstr(line, "\"dram__bytes_read.sum\"")) rd += val, nr++;
+            if (strstr(line, "\"dram__bytes_write.sum\"")) wr += val, nw++;
         }
         int rc = f ? pclose(f) : -1;
         double mr, mw;
-        v->redundancy(&o->prob, &mr, &mw);
-        // The launches are: the checked run, 2 warm-ups, 1 timed run; report the median one.
+        v->model(&o->prob, &mr, &mw);
+        // The program makes 4 runs of the variant (the checked one, 2 warm-ups, 1 timed): the
+        // mean per run.
         if (rc != 0 || nr == 0 || nw == 0) {
             printf("%-20s | %7.2f/%-8.2f | %16s | %16s | ncu failed (rc %d): run it by hand to see why\n",
                    v->name, mr, mw, "-", "-", rc);
             ok = 0;
             continue;
         }
-        double r = median(rd, nr) / pts, w = median(wr, nw) / pts;
+        double r = rd / 4 / pts, w = wr / 4 / pts;
         printf("%-20s | %7.2f/%-8.2f | %16.2f | %16.2f | %.2f/%.2f\n", v->name, mr, mw, r, w, r / 4, w / 4);
     }
     return ok ? 0 : 1;
 }
+
+// ---- --list, --dump-reference ----
+
+static void print_list(const struct options *o)
+{
+    const struct lab *lab = o->lab;
+    double l2, atol, rtol;
+    problem_tolerance(lab, &o->prob, &l2, &atol, &rtol);
+    printf("lab %d %s\n", lab->number, lab->name);
+    for (int v = 0; v < lab->n_variants; v++) printf("variant %s\n", lab->variants[v].name);
+    for (int c = 0; c < lab->n_cases; c++) printf("case %s : %s\n", lab->cases[c].kinds, lab->cases[c].args);
+    printf("tolerance %.17g %.17g %.17g\n", l2, atol, rtol);
+    printf("size %zu %zu %zu\n", o->prob.n[0], o->prob.n[1], o->prob.n[2]);
+    printf("csv %s\n", CSV_HEADER);
+}
+
+static int write_reference(const struct options *o)
+{
+    const struct lab *lab = o->lab;
+    size_t count = points(o->prob.n);
+    int n_in = 0;
+    for (int f = 0; f < lab->n_fields; f++) n_in += lab->fields[f].role == FIELD_IN;
+    float *in[MAX_FIELDS] = {0};
+    for (int k = 0; k < n_in; k++) in[k] = xmalloc(count * sizeof(float));
+    double *ref = xmalloc(count * sizeof *ref);
+    host_inputs(lab, count, o->seed, in);
+    lab->reference(&o->prob, lab->variants[o->selected[0]].kind, (const float *const *)in, ref);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", o->dump_reference);
+    int rc = dump_grid(tmp, ref, count * sizeof *ref) || rename(tmp, o->dump_reference);
+    if (rc) {
+        remove(tmp);
+        fprintf(stderr, "%s: cannot write --dump-reference file '%s'\n", program_name(), o->dump_reference);
+    }
+    for (int k = 0; k < n_in; k++) free(in[k]);
+    free(ref);
+    return rc ? 2 : 0;
+}
+
+// A timed run to check, unknown to the kernels and different from one program run to the next.
+static int pick_checked_run(int reps)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    uint64_t r = mix64((uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 20) ^ ((uint64_t)getpid() << 40));
+    return (int)(r % (uint64_t)reps);
+}
+
+// ---- the program ----
 
 int lab_main(const struct lab *lab, int argc, char **argv)
 {
@@ -566,71 +681,70 @@ int lab_main(const struct lab *lab, int argc, char **argv)
     int rc = parse_options(lab, argc, argv, &o, err, sizeof err);
     if (rc == 1) return 0;
     if (rc) {
-        fprintf(stderr, "%s: %s\n", prog, err);
+        fprintf(stderr, "%s: %s\n", program_name(), err);
         return 2;
     }
+    if (o.list) {
+        print_list(&o);
+        return 0;
+    }
+    if (o.self_test) {
+        if (lab->self_test) return lab->self_test();
+        printf("1..0 # SKIP lab %d has no host-side checks of its own\n", lab->number);
+        return 0;
+    }
+    if (o.dump_reference) return write_reference(&o);
     if (o.convergence) return run_convergence(&o);
     if (o.profile) return run_profile(&o, argv[0]);
 
     struct device dev;
     double copy_gbps;
-    rc = lab_setup(&o, &dev, 2, &copy_gbps);
+    rc = lab_setup(&o, &dev, &copy_gbps);
     if (rc) return rc;
     double launch_ms = time_empty_launch_ms();
 
-    size_t count = points(o.prob.n), guard = guard_elems(lab, &o.prob);
-    float *h_in = malloc(count * sizeof *h_in);
-    float *h_out = malloc((count + 2 * guard) * sizeof *h_out);
-    double *ref = malloc(count * sizeof *ref);
-    if (!h_in || !h_out || !ref) die2("%s", "not enough host memory for this problem");
-    fill_random(h_in, count, o.seed);
-
-    struct grids g;
-    float *d_in = grid_alloc(count, guard);
-    g.in = d_in;
-    g.out = grid_alloc(count, guard);
-    CUDA_CHECK(cudaMemcpy(d_in, h_in, count * sizeof *h_in, cudaMemcpyHostToDevice));
+    struct fields F;
+    fields_alloc(&F, lab, &o.prob);
+    size_t count = F.count;
+    float *h_out = xmalloc((count + 2 * F.guard) * sizeof *h_out);
+    struct references R = {xmalloc(count * sizeof(double)), xmalloc(count * sizeof(double)), -1, -1,
+                           pick_checked_run(o.reps)};
+    float *inputs[MAX_FIELDS] = {0};
+    for (int f = 0, k = 0; f < lab->n_fields; f++)
+        if (lab->fields[f].role == FIELD_IN) inputs[k++] = F.host_in[f];
+    host_inputs(lab, count, o.seed, inputs);
 
     FILE *log = o.quiet ? NULL : stdout;
     if (!o.quiet) {
+        char extra[128] = "";
+        if (lab->default_steps) snprintf(extra, sizeof extra, "; %d steps", o.prob.steps);
         printf("lab %d (%s) on %s: %d SMs, %.1f GB; copy bandwidth %.0f GB/s "
-               "(device-to-device, read + write); empty kernel %.1f us; seed %llu\n",
+               "(device-to-device, read + write); empty kernel %.1f us; seed %llu%s\n",
                lab->number, lab->name, dev.name, dev.sm_count, (double)dev.total_bytes / 1e9,
-               copy_gbps, 1e3 * launch_ms, o.seed);
-        print_table_header();
+               copy_gbps, 1e3 * launch_ms, o.seed, extra);
+        print_table_header(lab);
     }
     struct result res[MAX_SELECTED];
-    int all_pass = 1, ran = 0, ref_kind = -1;
+    int all_pass = 1, ran = 0;
     for (int i = 0; i < o.n_selected; i++) {
         const struct variant *v = &lab->variants[o.selected[i]];
-        if (v->kind != ref_kind) {  // variants of one kind share the reference
-            lab->reference(&o.prob, v->kind, h_in, ref);
-            ref_kind = v->kind;
-        }
-        res[i] = run_variant(&o, v, &g, guard, h_out, ref, log);
+        res[i] = run_variant(&o, v, &F, h_out, &R, inputs, log);
         ran = i + 1;
         all_pass &= res[i].pass;
         if (!o.quiet) print_row(&o, v, &res[i], copy_gbps);
-        if (!strncmp(res[i].note, "CUDA error", 10)) break;  // the context may be lost
+        if (res[i].cuda_error) break;  // the context may be lost
     }
     if (ran < o.n_selected && !o.quiet)
         printf("(%d variants not run after the CUDA error)\n", o.n_selected - ran);
     all_pass &= ran == o.n_selected;
 
-    if (o.dump && res[0].pass) {
-        // h_out holds the output of the last timed run, checked above.
-        if (dump_grid(o.dump, h_out + guard, count)) {
-            fprintf(stderr, "%s: cannot write --dump file '%s'\n", prog, o.dump);
-            all_pass = 0;
-        }
-    }
     if (lab->smooth && !o.quiet && all_pass) {
         // The smooth input replaces the random one: this comes after everything else.
         printf("\nerror against the analytic answer on a smooth input, and time in empty launches:\n");
         for (int i = 0; i < ran; i++) {
             const struct variant *v = &lab->variants[o.selected[i]];
             double mx, rms;
-            analytic_error(lab, v, &o.prob, h_in, ref, d_in, g.out, h_out, &mx, &rms);
+            analytic_error(lab, v, &o.prob, &F, inputs[0], R.val, h_out, &mx, &rms);
             printf("%-20s | RMS error %.3e | MAX error %.3e | %.2f x the empty kernel\n", v->name,
                    rms, mx, res[i].median_ms / launch_ms);
         }
@@ -639,10 +753,9 @@ int lab_main(const struct lab *lab, int argc, char **argv)
         struct run_rows rr = {&o, &dev, res, ran, copy_gbps, lab->report_launch ? launch_ms : NAN};
         if (csv_append(o.csv, write_rows, &rr, CSV_HEADER)) all_pass = 0;
     }
-    grid_free(d_in, guard);
-    grid_free(g.out, guard);
-    free(h_in);
+    fields_free(&F);
     free(h_out);
-    free(ref);
+    free(R.val);
+    free(R.chk);
     return all_pass ? 0 : 1;
 }

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The command line of every lab program (COURSE.md, "The lab program"). Plain C11: parsing
-// never touches the GPU, so a bad option is reported (exit 2) even on a machine without one.
+// The command line of every lab program (handouts/README.md, "The lab program"). Plain C11:
+// parsing never touches the GPU, so a bad option is reported (exit 2) even without one.
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,12 +38,14 @@ static int parse_count(const char *s, unsigned long long max, unsigned long long
     return 0;
 }
 
-int parse_size(const char *s, int dims, size_t n[MAX_DIMS], char *err, size_t errlen)
+int parse_size(const char *s, int min_dims, int max_dims, size_t n[MAX_DIMS], int *dims,
+               char *err, size_t errlen)
 {
     unsigned long long v[MAX_DIMS] = {1, 1, 1};
     int k = 0;
     const char *p = s;
     char buf[64];
+    if (max_dims < min_dims) max_dims = min_dims;
     if (strlen(s) >= sizeof buf) return fail(err, errlen, "bad --size '%s': too long", s);
     while (*p) {
         const char *x = strchr(p, 'x');
@@ -57,13 +62,18 @@ int parse_size(const char *s, int dims, size_t n[MAX_DIMS], char *err, size_t er
         if (x && !*++p) return fail(err, errlen, "bad --size '%s': expected NX[xNY[xNZ]]", s);
     }
     if (k == 0) return fail(err, errlen, "bad --size '': expected NX[xNY[xNZ]]");
-    if (k == 1)  // one number: the same in every dimension the lab has
-        for (int d = 1; d < dims; d++) v[d] = v[0];
-    else if (k != dims && dims == 1)
+    if (k == 1) {  // one number: the same in every dimension of the lab's default problem
+        for (int d = 1; d < min_dims; d++) v[d] = v[0];
+        k = min_dims;
+    } else if (k != min_dims && k != max_dims && min_dims == 1) {
         return fail(err, errlen, "bad --size '%s': this lab is 1D, give one number", s);
-    else if (k != dims)
+    } else if (k != min_dims && k != max_dims) {
+        if (max_dims > min_dims)
+            return fail(err, errlen, "bad --size '%s': this lab is %dD or %dD, give 1, %d or %d numbers",
+                        s, min_dims, max_dims, min_dims, max_dims);
         return fail(err, errlen, "bad --size '%s': this lab is %dD, give 1 or %d numbers", s,
-                    dims, dims);
+                    min_dims, min_dims);
+    }
     unsigned long long total = 1;
     for (int d = 0; d < MAX_DIMS; d++) {
         if (v[d] > MAX_POINTS / total)
@@ -71,6 +81,7 @@ int parse_size(const char *s, int dims, size_t n[MAX_DIMS], char *err, size_t er
         total *= v[d];
         n[d] = (size_t)v[d];
     }
+    *dims = k;
     return 0;
 }
 
@@ -82,6 +93,8 @@ void print_help(const struct lab *lab, FILE *f)
             lab->default_n[0]);
     for (int d = 1; d < lab->dims; d++) fprintf(f, "x%zu", lab->default_n[d]);
     fprintf(f, ")%s\n", lab->dims > 1 ? "; one number means the same in every dimension" : "");
+    if (lab->max_dims > lab->dims)
+        fprintf(f, "                     %d numbers make a %dD problem\n", lab->max_dims, lab->max_dims);
     if (lab->default_order) {
         fprintf(f, "  --order K          order in space:");
         for (int k = 1; k <= 32; k++)
@@ -90,17 +103,26 @@ void print_help(const struct lab *lab, FILE *f)
     }
     if (lab->default_steps)
         fprintf(f, "  --steps S          time steps (default %d)\n", lab->default_steps);
+    for (int k = 0; k < lab->n_params; k++) {
+        const struct lab_param *q = &lab->params[k];
+        fprintf(f, "  --%-16s %s (default %g)\n", q->name, q->help, q->def);
+    }
     fprintf(f, "  --variant NAME     run this variant (repeatable); 'all' (default) runs every one\n");
     fprintf(f, "  --reps R           timed repetitions after warm-up (default 20)\n");
     fprintf(f, "  --seed N           seed of the random input (default 1)\n");
     fprintf(f, "  --csv FILE         append one row per variant run to FILE\n");
-    fprintf(f, "  --dump FILE        write the output of the one --variant run as raw float32\n");
+    fprintf(f, "  --dump FILE        write each variant's checked output as raw float32 (x fastest);\n"
+               "                     %%s in FILE stands for the variant's name\n");
+    fprintf(f, "  --dump-reference FILE  write the CPU reference (float64) of --variant's answer and\n"
+               "                     stop; needs no GPU\n");
     fprintf(f, "  --quiet            print nothing on stdout (exit status and --csv only)\n");
     fprintf(f, "  --profile          instead of the table: DRAM bytes read and written per point of\n"
                "                     each variant, measured by Nsight Compute (ncu), beside the model\n");
     if (lab->smooth)
         fprintf(f, "  --convergence      instead of the table: the error against the analytic answer\n"
                    "                     as the grid is refined (--csv then writes that table)\n");
+    fprintf(f, "  --list             variants, cases, tolerance and CSV columns, one per line\n");
+    fprintf(f, "  --self-test        check the CPU reference on the host (TAP; no GPU)\n");
     fprintf(f, "  --help             this text\n\nvariants:\n");
     for (int v = 0; v < lab->n_variants; v++)
         fprintf(f, "  %-18s %s\n", lab->variants[v].name, lab->variants[v].about);
@@ -114,14 +136,37 @@ static int find_variant(const struct lab *lab, const char *name)
     return -1;
 }
 
+// A real number, nothing else.
+static int parse_real(const char *s, double *v)
+{
+    if (!s || !*s) return -1;
+    errno = 0;
+    char *end;
+    double x = strtod(s, &end);
+    if (errno || *end || !isfinite(x)) return -1;
+    *v = x;
+    return 0;
+}
+
+void problem_tolerance(const struct lab *lab, const struct problem *p, double *l2, double *atol,
+                       double *rtol)
+{
+    *l2 = lab->l2_tol;
+    *atol = lab->atol;
+    *rtol = lab->rtol;
+    if (lab->tolerance) lab->tolerance(p, l2, atol, rtol);
+}
+
 int parse_options(const struct lab *lab, int argc, char **argv, struct options *o, char *err,
                   size_t errlen)
 {
     memset(o, 0, sizeof *o);
     o->lab = lab;
     for (int d = 0; d < MAX_DIMS; d++) o->prob.n[d] = d < lab->dims ? lab->default_n[d] : 1;
+    o->prob.dims = lab->dims;
     o->prob.order = lab->default_order;
     o->prob.steps = lab->default_steps;
+    for (int k = 0; k < lab->n_params && k < MAX_PARAMS; k++) o->prob.param[k] = lab->params[k].def;
     o->reps = 20;
     o->seed = 1;
     int all = 0;
@@ -132,38 +177,62 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
             print_help(lab, stdout);
             return 1;
         }
-        if (!strcmp(arg, "--convergence") && lab->smooth) {
-            o->convergence = 1;
-            continue;
-        }
-        if (!strcmp(arg, "--profile")) {
-            o->profile = 1;
-            continue;
-        }
-        if (!strcmp(arg, "--quiet")) {
-            o->quiet = 1;
+        static const struct { const char *name; size_t offset; } flags[] = {
+            {"--profile", offsetof(struct options, profile)},
+            {"--quiet", offsetof(struct options, quiet)},
+            {"--list", offsetof(struct options, list)},
+            {"--self-test", offsetof(struct options, self_test)},
+            {"--convergence", offsetof(struct options, convergence)},
+        };
+        int flag = -1;
+        for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+            if (!strcmp(arg, flags[k].name)) flag = (int)k;
+        if (flag >= 0 && (strcmp(arg, "--convergence") || lab->smooth)) {
+            *(int *)((char *)o + flags[flag].offset) = 1;
             continue;
         }
         // Every other option takes a value, as "--opt VALUE" or "--opt=VALUE".
-        static const char *const valued[] = {"--size", "--order", "--steps", "--variant",
-                                             "--reps", "--seed",  "--csv",   "--dump"};
+        static const char *const valued[] = {"--size", "--order", "--steps", "--variant", "--reps",
+                                             "--seed", "--csv",   "--dump",  "--dump-reference"};
         const char *name = NULL, *val = NULL;
-        for (size_t k = 0; k < sizeof valued / sizeof *valued; k++) {
-            size_t len = strlen(valued[k]);
-            if (!strcmp(arg, valued[k])) {
-                name = valued[k];
-                if (i + 1 >= argc) return fail(err, errlen, "%s needs a value", name);
-                val = argv[++i];
-            } else if (!strncmp(arg, valued[k], len) && arg[len] == '=') {
-                name = valued[k];
+        int param = -1;
+        for (int k = 0; k < (int)(sizeof valued / sizeof *valued) + lab->n_params; k++) {
+            char buf[64];
+            const char *opt = valued[0];
+            if (k < (int)(sizeof valued / sizeof *valued)) {
+                opt = valued[k];
+            } else {
+                snprintf(buf, sizeof buf, "--%s", lab->params[k - (int)(sizeof valued / sizeof *valued)].name);
+                opt = buf;
+            }
+            size_t len = strlen(opt);
+            int match = 0;
+            if (!strcmp(arg, opt)) {
+                if (i + 1 >= argc) return fail(err, errlen, "%s needs a value", opt);
+                val = argv[i + 1];
+                match = 2;
+            } else if (!strncmp(arg, opt, len) && arg[len] == '=') {
                 val = arg + len + 1;
+                match = 1;
+            }
+            if (match) {
+                if (match == 2) i++;
+                if (k < (int)(sizeof valued / sizeof *valued)) name = valued[k];
+                else param = k - (int)(sizeof valued / sizeof *valued), name = "param";
+                break;
             }
         }
         if (!name) return fail(err, errlen, "unknown option '%s' (try --help)", arg);
 
         unsigned long long v;
-        if (!strcmp(name, "--size")) {
-            int rc = parse_size(val, lab->dims, o->prob.n, err, errlen);
+        if (param >= 0) {
+            const struct lab_param *q = &lab->params[param];
+            double x;
+            if (parse_real(val, &x) || x < q->min || x > q->max)
+                return fail(err, errlen, "bad --%s '%s': a number from %g to %g", q->name, val, q->min, q->max);
+            o->prob.param[param] = x;
+        } else if (!strcmp(name, "--size")) {
+            int rc = parse_size(val, lab->dims, lab->max_dims, o->prob.n, &o->prob.dims, err, errlen);
             if (rc) return rc;
         } else if (!strcmp(name, "--order")) {
             if (!lab->default_order)
@@ -196,10 +265,11 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
             if (parse_count(val, UINT64_MAX, &v))
                 return fail(err, errlen, "bad --seed '%s': a whole number", val);
             o->seed = v;
-        } else if (!strcmp(name, "--csv") || !strcmp(name, "--dump")) {
+        } else {  // --csv, --dump, --dump-reference
             if (!*val) return fail(err, errlen, "%s needs a file name", name);
             if (!strcmp(name, "--csv")) o->csv = val;
-            else o->dump = val;
+            else if (!strcmp(name, "--dump")) o->dump = val;
+            else o->dump_reference = val;
         }
     }
     o->named = !all && o->n_selected > 0;
@@ -207,11 +277,20 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
         o->n_selected = 0;
         for (int v = 0; v < lab->n_variants && v < MAX_SELECTED; v++) o->selected[o->n_selected++] = v;
     }
-    if (o->dump && o->n_selected != 1)
-        return fail(err, errlen, "--dump needs exactly one --variant");
+    if (o->dump && o->n_selected != 1 && !strstr(o->dump, "%s"))
+        return fail(err, errlen, "--dump needs exactly one --variant, or %%s in the file name");
+    if (o->dump) {  // at most one %s and no other conversion: the name goes through snprintf
+        const char *pc = strchr(o->dump, '%');
+        if (pc && (strncmp(pc, "%s", 2) || strchr(pc + 2, '%')))
+            return fail(err, errlen, "bad --dump '%s': the only %% allowed is one %%s", o->dump);
+    }
+    if (o->dump_reference && o->n_selected != 1)
+        return fail(err, errlen, "--dump-reference needs exactly one --variant");
     for (int d = 0; d < MAX_DIMS; d++)
         if (o->prob.n[d] < lab->min_n[d])
             return fail(err, errlen, "bad --size: dimension %d is %zu, this lab needs at least %zu",
                         d + 1, o->prob.n[d], lab->min_n[d]);
+    const char *why = lab->validate ? lab->validate(&o->prob) : NULL;
+    if (why) return fail(err, errlen, "%s", why);
     return 0;
 }

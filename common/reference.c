@@ -1,34 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Seeded inputs and the double-precision CPU references, parallel with OpenMP so that a
-// 512^3 check takes well under a second on a workstation.
+// Seeded inputs and the double-precision CPU references several labs share, parallel with
+// OpenMP so that a 512^3 check takes well under a second on a workstation.
 #include <stdint.h>
 
-#include "harness.h"
+#include "reference.h"
 
-// splitmix64 of (seed, index): the same numbers whatever the thread count.
-static uint64_t mix(uint64_t z)
-{
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-void fill_random(float *a, size_t count, unsigned long long seed)
-{
-    uint64_t s = mix(seed);
-#pragma omp parallel for
-    for (size_t i = 0; i < count; i++) {
-        uint64_t r = mix(s ^ mix(i));
-        a[i] = (float)((double)(r >> 40) / (double)(1ull << 23) - 1.0);  // 24 bits, [-1, 1)
-    }
-}
-
-void ref_diff1d(const float *f, double *df, size_t n, double h)
+// The same numbers whatever the thread count (and on the GPU: common/device.cu).
+void fill_random(float *a, size_t count, uint64_t seed)
 {
 #pragma omp parallel for
-    for (size_t i = 0; i < n; i++)
-        df[i] = (i == 0 || i == n - 1) ? f[i] : ((double)f[i + 1] - f[i - 1]) / (2 * h);
+    for (size_t i = 0; i < count; i++) a[i] = random_value(seed, i);
 }
 
 void ref_star3d(const float *in, double *out, const size_t n[MAX_DIMS], int r, const double *c)
@@ -69,23 +50,4 @@ int laplacian_coefficients(int order, double *c)
     c[0] = 3 * a[r - 1][0];
     for (int i = 1; i <= r; i++) c[i] = a[r - 1][i];
     return r;
-}
-
-const double DERIV8[4] = {4.0 / 5, -1.0 / 5, 4.0 / 105, -1.0 / 280};
-
-void ref_deriv8_periodic(const float *in, double *out, const size_t n[MAX_DIMS], int dim, double h)
-{
-    const size_t stride[3] = {1, n[0], n[0] * n[1]}, len = n[dim], st = stride[dim];
-    const size_t count = n[0] * n[1] * n[2];
-#pragma omp parallel for
-    for (size_t i = 0; i < count; i++) {
-        size_t c = (i / st) % len;  // coordinate along dim
-        size_t base = i - c * st;
-        double s = 0;
-        for (size_t k = 1; k <= 4; k++) {
-            size_t up = (c + k) % len, down = (c + len * 4 - k) % len;  // periodic images
-            s += DERIV8[k - 1] * ((double)in[base + up * st] - in[base + down * st]);
-        }
-        out[i] = s / h;
-    }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env perl
-# Every lab skeleton and every reference solution builds (make test builds them first), and
-# answers --help with the same variants.
+# Every lab skeleton and every reference solution builds (make test builds them first), answers
+# --help and --list, and a kernels file holds only kernels: no main, no lab definition.
 use strict;
 use warnings;
 use lib 'tests';
@@ -16,11 +16,22 @@ for my $lab (@labs) {
         is($r->{status}, 0, "$bin --help exits 0");
         like($r->{out}, qr/^variants:/m, "$bin --help lists its variants");
     }
-    my @sv = variants_of(sol_bin($lab));
-    ok(@sv >= 2, "$lab has variants: @sv");
-    is_deeply([ variants_of(lab_bin($lab)) ], \@sv, "$lab: skeleton and solution have the same variants");
+    my $l = listing(sol_bin($lab));
+    ok($l && @{ $l->{variants} } >= 2, "$lab: --list names its variants: @{ $l ? $l->{variants} : [] }");
+    ok($l && $l->{csv} && $l->{tolerance}, "$lab: --list gives the CSV columns and the tolerance");
+    is_deeply([ variants_of(lab_bin($lab)) ], $l ? $l->{variants} : [], "$lab: skeleton and solution have the same variants");
+    for my $obj ("build/labs/$lab/kernels.o", "build/solutions/$lab/kernels.o") {
+        my @defined = map { (split ' ')[2] // () } grep { /^\S+ [A-TV-Z] / } `nm $obj 2>/dev/null`;
+        ok(@defined, "$obj defines symbols");
+        my @bad = grep { /^(main|LAB)$/ } @defined;
+        is("@bad", '', "$obj defines neither main nor the lab (LAB)");
+    }
+    open my $k, '<', "labs/$lab/kernels.cu" or die "labs/$lab/kernels.cu: $!";
+    my $text = do { local $/; <$k> };
+    unlike($text, qr/\bint\s+main\s*\(|struct\s+lab\s*\w*\s*=|l2_tol|default_n/,
+        "labs/$lab/kernels.cu has no main, no struct lab, no tolerance and no default size");
 }
 my $help = run('make', '-s', 'help');
 is($help->{status}, 0, 'make help exits 0');
-like($help->{out}, qr/^\s+$_\s/m, "make help lists $_") for qw(check test bench plots clean);
+like($help->{out}, qr/^\s+$_\s/m, "make help lists $_") for qw(check test bench plots clean release gradescope);
 done_testing();

@@ -1,3 +1,17 @@
-#!/bin/sh
-# Unit tests of the harness and the CPU references (tests/unit.c), built by make test.
-exec build/tests/unit
+#!/usr/bin/env perl
+# Unit tests of the harness (tests/unit.c), and each lab's host-side checks of its own CPU
+# reference (./solN --self-test): TAP from C, gathered here.
+use strict;
+use warnings;
+use lib 'tests';
+use Test::More;
+use TestLib;
+
+for my $cmd ('build/tests/unit', map { sol_bin($_) . ' --self-test' } labs()) {
+    my $r = run($cmd);
+    my @not_ok = grep { /^not ok/ } split /\n/, $r->{out};
+    my ($plan) = $r->{out} =~ /^1\.\.(\d+)/m;
+    is($r->{status}, 0, "$cmd exits 0") or diag($r->{out} . $r->{err});
+    ok(defined $plan && !@not_ok, "$cmd: " . ($plan // 0) . ' checks, none failed') or diag(join "\n", @not_ok);
+}
+done_testing();

@@ -14,6 +14,7 @@ my @bad = (
     [ '--size', '1x2x3x4' ],  [ '--variant', 'nope' ],  [ '--reps', '0' ],
     [ '--reps', 'x' ],        [ '--seed', '-3' ],       [ '--order', '3' ],
     [ '--steps', '0' ],       [ '--dump', "$dir/d.raw" ], [ '--size' ],
+    [ '--diffusion', '9' ],   [ '--dump', "$dir/%d.raw" ], [ '--dump-reference', "$dir/r.f64" ],
 );
 for my $lab (labs()) {
     for my $bin (lab_bin($lab), sol_bin($lab)) {
@@ -26,16 +27,30 @@ for my $lab (labs()) {
             is(scalar @lines, 1, "$bin @$args: one line on stderr: $lines[0]");
             like($lines[0] // '', qr/^\Q${\ substr($bin, 2)}\E: /, "$bin @$args: the line names the program");
             is($r->{out}, '', "$bin @$args: nothing on stdout");
-            ok(!-e $csv && !-e "$dir/d.raw", "$bin @$args: no output file left behind");
+            ok(!-e $csv && !-e "$dir/d.raw" && !-e "$dir/r.f64", "$bin @$args: no output file left behind");
         }
         my $csv = "$dir/nogpu.csv";
         local $ENV{CUDA_VISIBLE_DEVICES} = '';
-        my $r = run($bin, '--csv', $csv, '--dump', "$dir/x.raw", '--variant', variants_of($bin));
+        my $r = run($bin, '--csv', $csv, '--dump', "$dir/x.raw", '--variant', (variants_of($bin))[0]);
         $r = run($bin, '--csv', $csv) if $r->{status} != 2 || $r->{err} !~ /no CUDA device/;
         is($r->{status}, 2, "$bin without a GPU: exit 2");
         like($r->{err}, qr/^\S+: no CUDA device found \(.+\)\n\z/, "$bin without a GPU: one line saying so");
         ok(!-e $csv, "$bin without a GPU: no CSV file");
     }
+}
+
+# --dump-reference needs no GPU: the CPU reference of the seed's input, float64, x fastest.
+for my $lab (labs()) {
+    my $bin = sol_bin($lab);
+    local $ENV{CUDA_VISIBLE_DEVICES} = '';
+    my ($v) = variants_of($bin);
+    my $l = listing($bin, '--size', '7');
+    my $pts = 1;
+    $pts *= $_ for @{ $l->{size} };
+    my $r = run($bin, '--size', '7', '--variant', $v, '--seed', '3', '--dump-reference', "$dir/ref.f64");
+    is($r->{status}, 0, "$bin --dump-reference without a GPU: exit 0") or diag($r->{err});
+    is(-s "$dir/ref.f64", 8 * $pts, "$bin --dump-reference: $pts float64 values");
+    unlink "$dir/ref.f64";
 }
 
 # --profile without Nsight Compute: one line naming it.

@@ -1,6 +1,7 @@
 #!/usr/bin/env perl
-# The committed skeletons in labs/ are exactly the solutions with their marked regions cut
-# (common/skeleton.awk), and every region is announced by a TODO(student) comment.
+# The committed skeletons labs/*/kernels.cu are exactly the solutions' kernels files with their
+# marked regions cut (common/skeleton.awk), every region is announced by a TODO(student)
+# comment, and the kernels file is the only file of a lab with student regions.
 use strict;
 use warnings;
 use lib 'tests';
@@ -8,28 +9,29 @@ use Test::More;
 use TestLib;
 
 for my $lab (labs()) {
-    my @sources = glob("solutions/$lab/*.cu solutions/$lab/*.h");
-    ok(@sources, "$lab has sources");
-    for my $src (@sources) {
-        (my $skel = $src) =~ s{^solutions/}{labs/};
-        my $r = run('awk', '-f', 'common/skeleton.awk', $src);
-        is($r->{status}, 0, "$src: regions are well formed") or diag($r->{err});
-        ok(-f $skel, "$skel is committed");
-        open my $fh, '<', $skel or next;
-        my $committed = do { local $/; <$fh> };
-        ok($committed eq $r->{out}, "$skel matches the solution with its regions cut (make skeletons)");
-        open my $sf, '<', $src or next;
-        my @lines = <$sf>;
-        my $regions = grep { /BEGIN SOLUTION/ } @lines;
-        ok($regions >= 1, "$src has $regions student regions");
-        my $announced = 0;
-        for my $i (0 .. $#lines) {
-            next unless $lines[$i] =~ /BEGIN SOLUTION/;
-            my $j = $i - 1;
-            $j-- while $j > 0 && $lines[$j] =~ m{^\s*//} && $lines[$j] !~ /TODO\(student\)/;
-            $announced++ if $lines[$j] =~ /TODO\(student\)/;
-        }
-        is($announced, $regions, "$src: every region follows a TODO(student) comment");
+    my $src = "solutions/$lab/kernels.cu";
+    my $skel = "labs/$lab/kernels.cu";
+    ok(-f $src, "$src exists") or next;
+    my $r = run('awk', '-f', 'common/skeleton.awk', $src);
+    is($r->{status}, 0, "$src: regions are well formed") or diag($r->{err});
+    ok(-f $skel, "$skel is committed");
+    open my $fh, '<', $skel or next;
+    my $committed = do { local $/; <$fh> };
+    ok($committed eq $r->{out}, "$skel matches the solution with its regions cut (make skeletons)");
+    open my $sf, '<', $src or next;
+    my @lines = <$sf>;
+    my $regions = grep { /BEGIN SOLUTION/ } @lines;
+    ok($regions >= 1, "$src has $regions student regions");
+    my $announced = 0;
+    for my $i (0 .. $#lines) {
+        next unless $lines[$i] =~ /BEGIN SOLUTION/;
+        my $j = $i - 1;
+        $j-- while $j > 0 && $lines[$j] =~ m{^\s*//} && $lines[$j] !~ /TODO\(student\)/;
+        $announced++ if $lines[$j] =~ /TODO\(student\)/;
     }
+    is($announced, $regions, "$src: every region follows a TODO(student) comment");
+    my @others = grep { $_ ne $skel && $_ ne $src } glob("labs/$lab/* solutions/$lab/*");
+    my @marked = grep { open my $o, '<', $_; my $t = do { local $/; <$o> } // ''; $t =~ /TODO\(student\)|BEGIN SOLUTION/ } @others;
+    is("@marked", '', "$lab: no student region outside the kernels file");
 }
 done_testing();

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
-# Helpers shared by the .t files: run a command and capture what it said, list the labs,
-# tell whether a GPU is here.
+# Helpers shared by the .t files: run a command and capture what it said, tell whether a GPU is
+# here; what the labs are and what they have comes from common/Course.pm.
 package TestLib;
 use strict;
 use warnings;
 use Exporter 'import';
 use File::Temp qw(tempdir);
-our @EXPORT = qw(run labs lab_bin sol_bin has_gpu variants_of tmpdir);
+use lib 'common';
+use Course qw(labs lab_bin sol_bin listing variants_of cases_of shell_words);
+our @EXPORT = qw(run labs lab_bin sol_bin has_gpu variants_of cases_of listing shell_words tmpdir);
 
 my $TMP = tempdir(CLEANUP => 1);
 sub tmpdir { return tempdir(DIR => $TMP) }
@@ -29,20 +31,5 @@ sub run {
              out => $slurp->("$TMP/out"), err => $slurp->("$TMP/err") };
 }
 
-sub labs { return map { m{/([^/]+)$} ? $1 : () } sort glob 'solutions/lab*_*' }
-sub lab_bin { my ($lab) = @_; $lab =~ /^lab(\d+)_/; return "./lab$1" }
-sub sol_bin { my ($lab) = @_; $lab =~ /^lab(\d+)_/; return "./sol$1" }
-
 sub has_gpu { return system('nvidia-smi -L >/dev/null 2>&1') == 0 }
-
-sub variants_of {
-    my ($bin) = @_;
-    my ($in, @v) = (0);
-    for (split /\n/, run($bin, '--help')->{out}) {
-        $in = 1, next if /^variants:/;
-        last if $in && /^\s*$/;
-        push @v, $1 if $in && /^\s+(\S+)/;
-    }
-    return @v;
-}
 1;

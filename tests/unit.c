@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the host harness and the CPU references (no GPU needed).
-#define _DEFAULT_SOURCE  // fmemopen, M_PI
+// Unit tests of the host harness and the shared CPU references (no GPU needed). Each lab's own
+// reference is checked by its definition's self-test (./labN --self-test, tests/10-unit.t).
+#define _DEFAULT_SOURCE  // fmemopen, mkstemp, M_PI
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "tap.h"
@@ -54,6 +56,7 @@ static void test_compare(void)
     FILE *log = fmemopen(buf, sizeof buf, "w");
     compare(gpu, ref, N3, 1e-3, 1e-5, 1e-5, log, 10);
     fclose(log);
+    buf[strcspn(buf, "\n")] = 0;
     ok(strstr(buf, "(1, 1, 0)") != NULL, "the mismatch at index 5 is printed as (1, 1, 0): %s", buf);
 }
 
@@ -83,28 +86,40 @@ static void test_stats(void)
 static void test_parse_size(void)
 {
     size_t n[3];
+    int dims;
     char err[256];
-    is_int(parse_size("512", 3, n, err, sizeof err), 0, "'512' parses for a 3D lab");
-    ok(n[0] == 512 && n[1] == 512 && n[2] == 512, "one number means a cube");
-    is_int(parse_size("131x67x45", 3, n, err, sizeof err), 0, "'131x67x45' parses");
+    is_int(parse_size("512", 3, 3, n, &dims, err, sizeof err), 0, "'512' parses for a 3D lab");
+    ok(n[0] == 512 && n[1] == 512 && n[2] == 512 && dims == 3, "one number means a cube");
+    is_int(parse_size("131x67x45", 3, 3, n, &dims, err, sizeof err), 0, "'131x67x45' parses");
     ok(n[0] == 131 && n[1] == 67 && n[2] == 45, "NXxNYxNZ in order");
-    is_int(parse_size("1000003", 1, n, err, sizeof err), 0, "a 1D size");
-    ok(n[0] == 1000003 && n[1] == 1 && n[2] == 1, "1D leaves ny = nz = 1");
+    is_int(parse_size("1000003", 1, 1, n, &dims, err, sizeof err), 0, "a 1D size");
+    ok(n[0] == 1000003 && n[1] == 1 && n[2] == 1 && dims == 1, "1D leaves ny = nz = 1");
     const char *bad[] = {"0", "-5", "abc", "12x", "x12", "1x2", "5x5x5x5", "99999999999999999999",
                          "4e3", " 12", "12 ", "+7", "1x0x3", "", "2000000x2000000x2000000"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-        is_int(parse_size(bad[i], 3, n, err, sizeof err), 2, "'%s' is rejected (%s)", bad[i], err);
-    is_int(parse_size("10x3", 1, n, err, sizeof err), 2, "two numbers for a 1D lab are rejected");
+        is_int(parse_size(bad[i], 3, 3, n, &dims, err, sizeof err), 2, "'%s' is rejected (%s)", bad[i], err);
+    is_int(parse_size("10x3", 1, 1, n, &dims, err, sizeof err), 2, "two numbers for a 1D lab are rejected");
+    // A lab of 2D problems that also takes 3D ones (lab 7).
+    is_int(parse_size("300", 2, 3, n, &dims, err, sizeof err), 0, "one number for a 2D/3D lab");
+    ok(n[0] == 300 && n[1] == 300 && n[2] == 1 && dims == 2, "one number is the default (2D) square");
+    is_int(parse_size("30x20x10", 2, 3, n, &dims, err, sizeof err), 0, "three numbers for a 2D/3D lab");
+    ok(n[2] == 10 && dims == 3, "three numbers make a 3D problem");
+    is_int(parse_size("30x20", 2, 3, n, &dims, err, sizeof err), 0, "two numbers for a 2D/3D lab");
+    ok(n[1] == 20 && n[2] == 1 && dims == 2, "two numbers make a 2D problem");
+    is_int(parse_size("30x20", 3, 3, n, &dims, err, sizeof err), 2, "two numbers for a 3D lab: %s", err);
 }
 
-static void fake_launch(const struct problem *p, const struct grids *g) { (void)p, (void)g; }
+static void fake_launch(const struct problem *p, const struct context *c) { (void)p, (void)c; }
+static const char *fake_refuse(const struct problem *p) { (void)p; return NULL; }
 static int even(int k) { return k >= 2 && k <= 12 && k % 2 == 0; }
+static const char *not_above_half(const struct problem *p) { return p->param[0] > 0.5 / p->dims ? "too big for this dimension" : NULL; }
 
 static void test_parse_options(void)
 {
-    static const struct variant vs[] = {{"a", "", fake_launch, NULL, NULL, 0},
-                                        {"b", "", fake_launch, NULL, NULL, 0}};
-    struct lab plain = {0}, ordered = {0};
+    static const struct variant vs[] = {{"a", "", fake_launch, fake_refuse, NULL, 0, NULL},
+                                        {"b", "", fake_launch, fake_refuse, NULL, 0, NULL}};
+    static const struct lab_param diffusion[] = {{"diffusion", "D", 0.1, 0, 1}};
+    struct lab plain = {0}, ordered = {0}, stepped = {0};
     plain.number = 9;
     plain.dims = 3;
     plain.default_n[0] = plain.default_n[1] = plain.default_n[2] = 64;
@@ -114,6 +129,13 @@ static void test_parse_options(void)
     ordered = plain;
     ordered.default_order = 2;
     ordered.order_ok = even;
+    stepped = plain;
+    stepped.dims = 2;
+    stepped.max_dims = 3;
+    stepped.default_steps = 10;
+    stepped.params = diffusion;
+    stepped.n_params = 1;
+    stepped.validate = not_above_half;
 
     struct options o;
     char err[256];
@@ -121,7 +143,7 @@ static void test_parse_options(void)
 #define ARGC(...) (int)(sizeof((char *[]){"prog", __VA_ARGS__}) / sizeof(char *))
 #define PARSE(lab, ...) parse_options(lab, ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), &o, err, sizeof err)
     is_int(PARSE(&plain, "--reps", "3"), 0, "defaults parse");
-    ok(o.n_selected == 2 && o.reps == 3 && o.seed == 1 && o.prob.n[2] == 64,
+    ok(o.n_selected == 2 && o.reps == 3 && o.seed == 1 && o.prob.n[2] == 64 && o.prob.dims == 3,
        "all variants, given reps, default seed and size");
     is_int(PARSE(&plain, "--variant", "b", "--seed=7"), 0, "--variant b --seed=7");
     ok(o.n_selected == 1 && o.selected[0] == 1 && o.seed == 7, "one variant selected, seed 7");
@@ -136,17 +158,72 @@ static void test_parse_options(void)
     is_int(PARSE(&plain, "--size", "0x4x4"), 2, "--size 0x4x4: %s", err);
     is_int(PARSE(&plain, "--order", "4"), 2, "--order on a lab without orders: %s", err);
     is_int(PARSE(&plain, "--steps", "4"), 2, "--steps on a lab without steps: %s", err);
+    is_int(PARSE(&plain, "--diffusion", "0.1"), 2, "another lab's option: %s", err);
     is_int(PARSE(&plain, "--dump", "x.raw"), 2, "--dump with two variants: %s", err);
     is_int(PARSE(&plain, "--dump", "x.raw", "--variant", "a"), 0, "--dump with one variant");
+    is_int(PARSE(&plain, "--dump", "x-%s.raw"), 0, "--dump with %%s and every variant");
+    is_int(PARSE(&plain, "--dump", "x-%s-%d.raw"), 2, "--dump with another conversion: %s", err);
+    is_int(PARSE(&plain, "--dump", "x-%n.raw", "--variant", "a"), 2, "--dump with %%n: %s", err);
+    is_int(PARSE(&plain, "--dump-reference", "r.f64"), 2, "--dump-reference with two variants: %s", err);
+    is_int(PARSE(&plain, "--dump-reference", "r.f64", "--variant", "b"), 0, "--dump-reference with one");
     is_int(PARSE(&plain, "--csv", ""), 2, "--csv with an empty name: %s", err);
+    is_int(PARSE(&plain, "--list", "--self-test"), 0, "--list and --self-test are flags");
+    ok(o.list && o.self_test, "both set");
     is_int(PARSE(&ordered, "--order", "8"), 0, "--order 8 where the lab has orders");
     is_int(o.prob.order, 8, "the order is kept");
     is_int(PARSE(&ordered, "--order", "7"), 2, "--order 7 is refused: %s", err);
+    is_int(PARSE(&stepped, "--steps", "5", "--diffusion", "0.2"), 0, "a lab's own option");
+    ok(o.prob.steps == 5 && o.prob.param[0] == 0.2 && o.prob.dims == 2, "steps 5, D 0.2, 2D");
+    is_int(PARSE(&stepped, "--reps", "20"), 0, "defaults of a stepped lab");
+    ok(o.prob.steps == 10 && o.prob.param[0] == 0.1, "default steps and option");
+    is_int(PARSE(&stepped, "--diffusion", "1.5"), 2, "an option out of its range: %s", err);
+    is_int(PARSE(&stepped, "--diffusion", "0.2x"), 2, "an option that is not a number: %s", err);
+    is_int(PARSE(&stepped, "--diffusion=nan"), 2, "NaN: %s", err);
+    is_int(PARSE(&stepped, "--size", "8x8x8", "--diffusion", "0.2"), 2, "the lab's validate() refuses: %s", err);
+    is_int(PARSE(&stepped, "--size", "8x8x8", "--diffusion", "0.15"), 0, "and accepts below the limit");
+    is_int(o.prob.dims, 3, "a 3D problem");
     plain.min_n[0] = 9;
     is_int(PARSE(&plain, "--size", "8x64x64"), 2, "a size below the lab's minimum: %s", err);
 #undef PARSE
 #undef ARGC
 #undef ARGV
+}
+
+static void write_two(FILE *f, void *ctx)
+{
+    (void)ctx;
+    fprintf(f, "1,2\n3,4\n");
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[4096];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f) fclose(f);
+    buf[n] = 0;
+    return buf;
+}
+
+// The CSV: a new file gets the header; a file with the same header is appended to; a file with
+// another header (an older schema) is refused and left as it was.
+static void test_csv(void)
+{
+    char path[] = "/tmp/stencil-labs-unit-XXXXXX";
+    int fd = mkstemp(path);
+    ok(fd >= 0, "a temporary file");
+    close(fd);
+    is_int(csv_append(path, write_two, NULL, "a,b"), 0, "append to an empty file");
+    ok(!strcmp(slurp(path), "a,b\n1,2\n3,4\n"), "the header comes first");
+    is_int(csv_append(path, write_two, NULL, "a,b"), 0, "append with the same header");
+    ok(!strcmp(slurp(path), "a,b\n1,2\n3,4\n1,2\n3,4\n"), "rows appended, no second header");
+    FILE *devnull = freopen("/dev/null", "w", stderr);
+    is_int(csv_append(path, write_two, NULL, "a,b,c"), -1, "another header is refused");
+    ok(devnull != NULL, "(stderr silenced for that)");
+    ok(!strcmp(slurp(path), "a,b\n1,2\n3,4\n1,2\n3,4\n"), "and the file is unchanged");
+    remove(path);
+    ok(strstr(CSV_HEADER, "gpu,lab,variant,") == CSV_HEADER && strstr(CSV_HEADER, ",commit,ranks,gpus,timing"),
+       "the schema keeps its first columns and adds new ones at the end");
 }
 
 static void test_random(void)
@@ -168,30 +245,6 @@ static void test_random(void)
     is_near(mean, 0, 0.01, "mean near 0");
     free(a);
     free(b);
-}
-
-// The 1D central difference converges as h^2 on a smooth function (n small enough that the
-// float rounding of the input stays far below the truncation error).
-static void test_diff1d(void)
-{
-    double err[2];
-    for (int k = 0; k < 2; k++) {
-        size_t n = k ? 129 : 65;
-        double h = 1.0 / (double)(n - 1);
-        float *f = malloc(n * sizeof *f);
-        double *df = malloc(n * sizeof *df);
-        for (size_t i = 0; i < n; i++) f[i] = (float)sin(2 * M_PI * i * h);
-        ref_diff1d(f, df, n, h);
-        err[k] = 0;
-        for (size_t i = 1; i + 1 < n; i++) {
-            double e = fabs(df[i] - 2 * M_PI * cos(2 * M_PI * i * h));
-            err[k] = e > err[k] ? e : err[k];
-        }
-        if (k == 0) ok(df[0] == f[0] && df[n - 1] == f[n - 1], "the end points copy the input");
-        free(f);
-        free(df);
-    }
-    is_near(log2(err[0] / err[1]), 2.0, 0.05, "halving h divides the error by 4 (second order)");
 }
 
 // The weights of every order reproduce the second derivative of x^2 and cancel every even
@@ -251,42 +304,6 @@ static void test_star3d(void)
     free(out);
 }
 
-// The periodic 8th-order derivative: exact on the lowest wave up to rounding, eighth order on a
-// finer one, along each dimension, with the periodic images right at every face.
-static void test_deriv8(void)
-{
-    double err[2][3];
-    const size_t sizes[2] = {16, 24};
-    for (int s = 0; s < 2; s++) {
-        size_t n[3] = {sizes[s], sizes[s], sizes[s]}, count = points(n);
-        float *f = malloc(count * sizeof *f);
-        double *df = malloc(count * sizeof *df);
-        const double w = 4 * M_PI, shift[3] = {0.1, 0.3, 0.7};  // two waves, no symmetric face
-        for (int dim = 0; dim < 3; dim++) {
-            for (size_t i = 0; i < count; i++) {
-                size_t c[3] = {i % n[0], (i / n[0]) % n[1], i / (n[0] * n[1])};
-                f[i] = (float)sin(w * ((double)c[dim] / (double)n[dim] + shift[dim]));
-            }
-            ref_deriv8_periodic(f, df, n, dim, 1.0 / (double)n[dim]);
-            err[s][dim] = 0;
-            for (size_t i = 0; i < count; i++) {
-                size_t c[3] = {i % n[0], (i / n[0]) % n[1], i / (n[0] * n[1])};
-                double exact = w * cos(w * ((double)c[dim] / (double)n[dim] + shift[dim]));
-                err[s][dim] = fmax(err[s][dim], fabs(df[i] - exact));
-            }
-        }
-        free(f);
-        free(df);
-    }
-    for (int dim = 0; dim < 3; dim++)
-        is_near(log(err[0][dim] / err[1][dim]) / log(24.0 / 16.0), 8.0, 0.4,
-                "d/d%c: error falls as h^8 from n = 16 to 24 (%.2e -> %.2e)", "xyz"[dim],
-                err[0][dim], err[1][dim]);
-    double sum = 0;
-    for (int k = 0; k < 4; k++) sum += 2 * (k + 1) * DERIV8[k];
-    is_near(sum, 1.0, 1e-15, "the weights differentiate x exactly: sum 2 k c_k = 1");
-}
-
 int main(void)
 {
     test_compare();
@@ -295,9 +312,8 @@ int main(void)
     test_parse_size();
     test_parse_options();
     test_random();
-    test_diff1d();
     test_laplacian_weights();
     test_star3d();
-    test_deriv8();
+    test_csv();
     return done_testing();
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Lab 5 (register_tiling): keep the values a thread alone needs in registers (004), then
+// Lab 5 (register_tiling), the kernels: keep the values a thread alone needs in registers (004), then
 // generalize to order-k star stencils with 003's single pass along z: each thread owns a column
 // of the output tile and keeps the k/2 planes behind and in front of the current one in a
 // register queue; only the current plane, which neighbours share, goes to shared memory.
 // Build and run: make lab5 && ./lab5 [--order K]     (make sol5 && ./sol5 for the solution)
+// The problem (lab.c): ctx->in[0] is the input, ctx->out[0] the output; launch on ctx->stream.
+#include "async.cuh"
 #include "star.cuh"
 
 // ---- 1. regtile_7pt: 004's register tiling of the 7-point stencil ----
@@ -30,19 +32,19 @@ __global__ void __launch_bounds__(T * T) star7_regtile(const float *in, float *o
     }
 }
 
-static void launch_regtile(const struct problem *p, const struct grids *g)
+extern "C" void launch_regtile_7pt(const struct problem *p, const struct context *ctx)
 {
     dim3 block(T, T), grid(ceil_div(p->n[0], OUT), ceil_div(p->n[1], OUT), ceil_div(p->n[2], ZCHUNK));
-    star7_regtile<<<grid, block>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+    star7_regtile<<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
 }
 
-static const char *refuse_regtile(const struct problem *p)
+extern "C" const char *refuse_regtile_7pt(const struct problem *p)
 {
     if (p->order != 2) return "regtile_7pt is the 7-point stencil (--order 2)";
     return refuse_grid(p, ceil_div(p->n[1], OUT), ceil_div(p->n[2], ZCHUNK));
 }
 
-static void redundancy_regtile(const struct problem *p, double *r, double *w)
+extern "C" void model_regtile_7pt(const struct problem *p, double *r, double *w)
 {
     (void)p;
     *r = (double)(T * T) * (ZCHUNK + 2) / ((double)OUT * OUT * ZCHUNK);
@@ -83,13 +85,13 @@ __global__ void __launch_bounds__(256) star7_regcol(const float *__restrict__ in
 
 constexpr int ZP = 8;
 
-static void launch_regcol(const struct problem *p, const struct grids *g)
+extern "C" void launch_regcol_z8(const struct problem *p, const struct context *ctx)
 {
     dim3 block(32, 8), grid(ceil_div(p->n[0], 32), ceil_div(p->n[1], 8), ceil_div(p->n[2], ZP));
-    star7_regcol<ZP><<<grid, block>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+    star7_regcol<ZP><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
 }
 
-static const char *refuse_regcol(const struct problem *p)
+extern "C" const char *refuse_regcol_z8(const struct problem *p)
 {
     if (p->order != 2) return "regcol_z8 is the 7-point stencil (--order 2)";
     return refuse_grid(p, ceil_div(p->n[1], 8), ceil_div(p->n[2], ZP));
@@ -97,7 +99,7 @@ static const char *refuse_regcol(const struct problem *p)
 
 // Model: the column is read once per ZP+2 planes; the four in-plane neighbours of every point
 // are separate loads.
-static void redundancy_regcol(const struct problem *p, double *r, double *w)
+extern "C" void model_regcol_z8(const struct problem *p, double *r, double *w)
 {
     (void)p;
     *r = 4 + (double)(ZP + 2) / ZP;
@@ -139,20 +141,20 @@ __global__ void __launch_bounds__(256) star7_regcol4(const float *__restrict__ i
 
 constexpr int ZP4 = 4;
 
-static void launch_regcol4(const struct problem *p, const struct grids *g)
+extern "C" void launch_regcol4_z4(const struct problem *p, const struct context *ctx)
 {
     dim3 block(32, 8), grid(ceil_div(p->n[0], 128), ceil_div(p->n[1], 8), ceil_div(p->n[2], ZP4));
-    star7_regcol4<ZP4><<<grid, block>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+    star7_regcol4<ZP4><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
 }
 
-static const char *refuse_regcol4(const struct problem *p)
+extern "C" const char *refuse_regcol4_z4(const struct problem *p)
 {
     if (p->order != 2) return "regcol4_z4 is the 7-point stencil (--order 2)";
     if (p->n[0] % 4) return "nx must be a multiple of 4 (float4 rows)";
     return refuse_grid(p, ceil_div(p->n[1], 8), ceil_div(p->n[2], ZP4));
 }
 
-static void redundancy_regcol4(const struct problem *p, double *r, double *w)
+extern "C" void model_regcol4_z4(const struct problem *p, double *r, double *w)
 {
     (void)p;
     *r = 2 + 2.0 / 4 + (double)(ZP4 + 2) / ZP4;  // y: 2 per point, x: 2 per quad, z: the column
@@ -295,19 +297,19 @@ static int zchunk(const struct problem *p, size_t tiles, int r, int per_sm)
 }
 
 template <int TX, int TY, int PY>
-static void launch_queue(const struct problem *p, const struct grids *g)
+static void launch_queue(const struct problem *p, const struct context *ctx)
 {
     size_t tiles = (size_t)ceil_div(p->n[0], TX) * ceil_div(p->n[1], TY * PY);
     int r = star_radius(p), zc = zchunk(p, tiles, r, 16);
     dim3 block(TX, TY), grid(ceil_div(p->n[0], TX), ceil_div(p->n[1], TY * PY), ceil_div(p->n[2], zc));
     const int nx = (int)p->n[0], ny = (int)p->n[1], nz = (int)p->n[2];
     switch (r) {  // the radius is a template parameter: the queue must be registers
-    case 1: star_queue<1, TX, TY, PY><<<grid, block>>>(g->in, g->out, nx, ny, nz, zc); break;
-    case 2: star_queue<2, TX, TY, PY><<<grid, block>>>(g->in, g->out, nx, ny, nz, zc); break;
-    case 3: star_queue<3, TX, TY, PY><<<grid, block>>>(g->in, g->out, nx, ny, nz, zc); break;
-    case 4: star_queue<4, TX, TY, PY><<<grid, block>>>(g->in, g->out, nx, ny, nz, zc); break;
-    case 5: star_queue<5, TX, TY, PY><<<grid, block>>>(g->in, g->out, nx, ny, nz, zc); break;
-    case 6: star_queue<6, TX, TY, PY><<<grid, block>>>(g->in, g->out, nx, ny, nz, zc); break;
+    case 1: star_queue<1, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
+    case 2: star_queue<2, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
+    case 3: star_queue<3, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
+    case 4: star_queue<4, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
+    case 5: star_queue<5, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
+    case 6: star_queue<6, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
     }
 }
 
@@ -361,68 +363,7 @@ struct Quad {
     static constexpr size_t SMEM = (size_t)RING * ROWS * QW * sizeof(float4);
 };
 
-// mbarrier (sm_80 and later; PTX ISA "mbarrier"): arrive has release and try_wait acquire
-// semantics, so stores before an arrive are seen by a thread whose wait returned. Older GPUs
-// fall back to __syncthreads at the wait, which is stronger.
-__device__ __forceinline__ void ring_init(unsigned long long *bar, int count)
-{
-#if __CUDA_ARCH__ >= 800
-    unsigned a = (unsigned)__cvta_generic_to_shared(bar);
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(a), "r"(count) : "memory");
-#endif
-}
-
-__device__ __forceinline__ void ring_arrive(unsigned long long *bar)
-{
-#if __CUDA_ARCH__ >= 800
-    unsigned a = (unsigned)__cvta_generic_to_shared(bar);
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(a) : "memory");
-#endif
-}
-
-__device__ __forceinline__ void ring_wait(unsigned long long *bar, unsigned parity)
-{
-#if __CUDA_ARCH__ >= 800
-    unsigned a = (unsigned)__cvta_generic_to_shared(bar), done;
-    do
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
-                     " selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(a), "r"(parity)
-                     : "memory");
-    while (!done);
-#else
-    __syncthreads();
-#endif
-}
-
-// cp.async (sm_80 and later): a 16-byte copy from global to shared memory that needs no register
-// and does not stall the thread. The copies of one plane form a group; ring_landed<N> waits
-// until at most the N newest groups of this thread are still in flight.
-__device__ __forceinline__ void ring_copy(float4 *dst, const float *src)
-{
-#if __CUDA_ARCH__ >= 800
-    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
-#else
-    *dst = *(const float4 *)src;
-#endif
-}
-
-__device__ __forceinline__ void ring_commit(void)
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-
-template <int N>
-__device__ __forceinline__ void ring_landed(void)
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-#endif
-}
+// The ring's split barriers and asynchronous copies are common/async.cuh's (mbar_*, async_*).
 
 template <int R>
 __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
@@ -436,7 +377,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)nx * ny;
-    if (t < RING) ring_init(&full[t], C::NT);
+    if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
 #pragma unroll
     for (int p = 0; p < PY; p++) {
@@ -482,15 +423,15 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
         if (z0 + i < z1)
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) ring_copy(ring + i * PLANE + hslot[k], hp[k] + i * plane);
-        ring_commit();  // one group per plane, empty or not, so that ring_landed counts planes
+                if (hslot[k] >= 0) async_copy16(ring + i * PLANE + hslot[k], hp[k] + i * plane);
+        async_commit();  // one group per plane, empty or not, so that async_landed counts planes
     }
 #pragma unroll
     for (int k = 0; k < HS; k++) hp[k] += AHEAD * plane;
-    ring_landed<AHEAD - 1>();  // this thread's halo quads of plane z0 are in
+    async_landed<AHEAD - 1>();  // this thread's halo quads of plane z0 are in
 #pragma unroll
     for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
-    ring_arrive(&full[0]);
+    mbar_arrive(&full[0]);
     float *o = out + (size_t)y0 * nx + x + (size_t)z0 * plane;
 #pragma unroll 1
     for (int z = z0; z < z1; z++, cin += plane, o += plane) {
@@ -503,19 +444,19 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             float4 *ahead = ring + ((step + AHEAD) % RING) * PLANE;
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) ring_copy(ahead + hslot[k], hp[k]);
+                if (hslot[k] >= 0) async_copy16(ahead + hslot[k], hp[k]);
         }
-        ring_commit();
+        async_commit();
 #pragma unroll
         for (int k = 0; k < HS; k++) hp[k] += plane;
         if (z + 1 < z1) {
             float4 *next = ring + ((step + 1) % RING) * PLANE;
-            ring_landed<AHEAD - 1>();  // this thread's halo quads of plane z+1 are in
+            async_landed<AHEAD - 1>();  // this thread's halo quads of plane z+1 are in
 #pragma unroll
             for (int p = 0; p < PY; p++) next[own + p * QW] = q[p][R + 1];
-            ring_arrive(&full[(step + 1) % RING]);
+            mbar_arrive(&full[(step + 1) % RING]);
         }
-        ring_wait(&full[step % RING], (step / RING) & 1);
+        mbar_wait(&full[step % RING], (step / RING) & 1);
         const float4 *c = ring + (step % RING) * PLANE + own;  // this thread's first quad of plane z
         if (z >= R && z < nz - R) {
             float4 rows[PY + 2 * R];  // rows y0-R .. y0+PY-1+R of this quad column
@@ -567,38 +508,37 @@ static int queue4_chunk(const struct problem *p, int r)
 }
 
 template <int R>
-static void launch_queue4_r(const struct problem *p, const struct grids *g)
+static void launch_queue4_r(const struct problem *p, const struct context *ctx)
 {
     int zc = queue4_chunk(p, R);
     dim3 block(32, Quad<R>::BY), grid(ceil_div(p->n[0], QUAD_W), ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], zc));
-    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad<R>::SMEM));
-    star_queue4<R><<<grid, block, Quad<R>::SMEM>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
+    star_queue4<R><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
 }
 
-static void launch_queue4(const struct problem *p, const struct grids *g)
+extern "C" void launch_queue4_128x16(const struct problem *p, const struct context *ctx)
 {
     switch (star_radius(p)) {  // the radius is a template parameter: the queue must be registers
-    case 1: launch_queue4_r<1>(p, g); break;
-    case 2: launch_queue4_r<2>(p, g); break;
-    case 3: launch_queue4_r<3>(p, g); break;
-    case 4: launch_queue4_r<4>(p, g); break;
-    case 5: launch_queue4_r<5>(p, g); break;
-    case 6: launch_queue4_r<6>(p, g); break;
+    case 1: launch_queue4_r<1>(p, ctx); break;
+    case 2: launch_queue4_r<2>(p, ctx); break;
+    case 3: launch_queue4_r<3>(p, ctx); break;
+    case 4: launch_queue4_r<4>(p, ctx); break;
+    case 5: launch_queue4_r<5>(p, ctx); break;
+    case 6: launch_queue4_r<6>(p, ctx); break;
     }
 }
 
-static const char *refuse_queue4(const struct problem *p)
+extern "C" const char *refuse_queue4_128x16(const struct problem *p)
 {
     int r = star_radius(p);
     size_t smem = r <= 4 ? Quad<4>::SMEM : Quad<6>::SMEM;  // the most any radius of the group needs
     if (p->n[0] % 4) return "nx must be a multiple of 4 (float4 rows)";
-    if (smem > p->smem_optin) return "the ring of 4 shared planes does not fit in this GPU's shared memory";
+    if (smem > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
     return refuse_grid(p, ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], queue4_chunk(p, r)));
 }
 
 // What the kernel loads: per plane of its chunk the 128x16 tile and halos of whole quads (k rows
 // of 128, 8*XQ columns of 16), and the tile for k more planes to fill the queue.
-static void redundancy_queue4(const struct problem *p, double *r, double *w)
+extern "C" void model_queue4_128x16(const struct problem *p, double *r, double *w)
 {
     int rad = star_radius(p);
     double n = QUAD_W, m = QUAD_H, k = 2 * rad, xq = (rad + 3) / 4, zc = queue4_chunk(p, rad);
@@ -606,33 +546,23 @@ static void redundancy_queue4(const struct problem *p, double *r, double *w)
     *w = 1;
 }
 
-static const struct variant VARIANTS[] = {
-    {"regtile_7pt", "004's register tiling: prev/next in registers, 32x32 blocks, order 2 only",
-     launch_regtile, refuse_regtile, redundancy_regtile, 0},
-    {"regcol_z8", "8 z points per thread, column in registers, x/y neighbours from the caches",
-     launch_regcol, refuse_regcol, redundancy_regcol, 0},
-    {"regcol4_z4", "4 x points (float4) and 4 z points per thread, nx a multiple of 4",
-     launch_regcol4, refuse_regcol4, redundancy_regcol4, 0},
-    {"queue_16x16", "003's register queue, 16x16 output tile, 16x16 threads", launch_queue<16, 16, 1>,
-     refuse_queue<16, 16, 1>, redundancy_queue<16, 16, 1>, 0},
-    {"queue_32x32", "003's register queue, 32x32 output tile, 32x16 threads (2 points each)",
-     launch_queue<32, 16, 2>, refuse_queue<32, 16, 2>, redundancy_queue<32, 16, 2>, 0},
-    {"queue4_128x16", "the queue with float4 quads, 128x16 tile, one barrier per plane; nx a multiple of 4",
-     launch_queue4, refuse_queue4, redundancy_queue4, 0},
-};
+// 003's queue with its two tiles of Table 1.
+extern "C" void launch_queue_16x16(const struct problem *p, const struct context *ctx) { launch_queue<16, 16, 1>(p, ctx); }
+extern "C" const char *refuse_queue_16x16(const struct problem *p) { return refuse_queue<16, 16, 1>(p); }
+extern "C" void model_queue_16x16(const struct problem *p, double *r, double *w) { redundancy_queue<16, 16, 1>(p, r, w); }
+extern "C" void launch_queue_32x32(const struct problem *p, const struct context *ctx) { launch_queue<32, 16, 2>(p, ctx); }
+extern "C" const char *refuse_queue_32x32(const struct problem *p) { return refuse_queue<32, 16, 2>(p); }
+extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w) { redundancy_queue<32, 16, 2>(p, r, w); }
 
-static const struct lab LAB = {
-    .number = 5,
-    .name = "register_tiling",
-    .title = "register tiling of the 7-point stencil; order-k stars with a register queue along z",
-    .dims = 3,
-    .default_n = {512, 512, 512},
-    .min_n = {1, 1, 1},
-    .default_order = 2,
-    .order_ok = star_order_ok,
-    STAR_LAB_FIELDS,
-    .variants = VARIANTS,
-    .n_variants = sizeof VARIANTS / sizeof *VARIANTS,
-};
-
-int main(int argc, char **argv) { return lab_main(&LAB, argc, argv); }
+// Before any timing: the weights, and the ring's shared memory for every radius (above 48 KB a
+// kernel must opt in).
+extern "C" void setup_kernels(const struct problem *p)
+{
+    star_setup(p);
+    const void *quad_kernels[] = {(const void *)star_queue4<1>, (const void *)star_queue4<2>, (const void *)star_queue4<3>,
+                                  (const void *)star_queue4<4>, (const void *)star_queue4<5>, (const void *)star_queue4<6>};
+    const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<5>::SMEM, Quad<6>::SMEM};
+    for (int r = 0; r < 6; r++)
+        if (smem[r] <= p->smem_optin)
+            CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[r], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[r]));
+}

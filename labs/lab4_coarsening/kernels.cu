@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Lab 4 (coarsening): the 7-point stencil with thread coarsening along z (004). A 2D block of
+// Lab 4 (coarsening), the kernels: the 7-point stencil with thread coarsening along z (004). A 2D block of
 // T x T threads marches through a chunk of Z planes, keeping three planes (prev, curr, next) in
 // shared memory: each step loads one new plane instead of a whole 3D tile. Blocks are larger
 // (T = 32 where lab 3 stops at T = 10), the halo share is smaller, and shared memory holds
 // 3T^2 values instead of T^3.
 // Build and run: make lab4 && ./lab4        (make sol4 && ./sol4 for the reference solution)
+// The problem (lab.c): ctx->in[0] is the input, ctx->out[0] the output; launch on ctx->stream.
 #include "star.cuh"
+
+extern "C" void setup_kernels(const struct problem *p) { star_setup(p); }
 
 constexpr int T = 32, OUT = T - 2;  // input plane tile T x T, output tile (T-2) x (T-2)
 
@@ -28,10 +31,10 @@ __global__ void __launch_bounds__(T * T) star7_coarse(const float *in, float *ou
 }
 
 template <int Z>
-static void launch(const struct problem *p, const struct grids *g)
+static void launch(const struct problem *p, const struct context *ctx)
 {
     dim3 block(T, T), grid(ceil_div(p->n[0], OUT), ceil_div(p->n[1], OUT), ceil_div(p->n[2], Z));
-    star7_coarse<Z><<<grid, block>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+    star7_coarse<Z><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
 }
 
 template <int Z>
@@ -49,22 +52,11 @@ static void redundancy(const struct problem *p, double *r, double *w)
     *w = 1;
 }
 
-static const struct variant VARIANTS[] = {
-    {"coarse_z8", "32x32 threads, chunks of 8 planes", launch<8>, refuse<8>, redundancy<8>, 0},
-    {"coarse_z32", "32x32 threads, chunks of 32 planes", launch<32>, refuse<32>, redundancy<32>, 0},
-    {"coarse_z128", "32x32 threads, chunks of 128 planes", launch<128>, refuse<128>, redundancy<128>, 0},
-};
-
-static const struct lab LAB = {
-    .number = 4,
-    .name = "coarsening",
-    .title = "7-point stencil, 2D blocks marching along z with prev/curr/next planes in shared memory",
-    .dims = 3,
-    .default_n = {512, 512, 512},
-    .min_n = {1, 1, 1},
-    STAR_LAB_FIELDS,
-    .variants = VARIANTS,
-    .n_variants = sizeof VARIANTS / sizeof *VARIANTS,
-};
-
-int main(int argc, char **argv) { return lab_main(&LAB, argc, argv); }
+// The variants are the chunk lengths Z = 8, 32, 128.
+#define CHUNK_VARIANT(Z)                                                                                        \
+    extern "C" void launch_coarse_z##Z(const struct problem *p, const struct context *ctx) { launch<Z>(p, ctx); } \
+    extern "C" const char *refuse_coarse_z##Z(const struct problem *p) { return refuse<Z>(p); }                  \
+    extern "C" void model_coarse_z##Z(const struct problem *p, double *r, double *w) { redundancy<Z>(p, r, w); }
+CHUNK_VARIANT(8)
+CHUNK_VARIANT(32)
+CHUNK_VARIANT(128)

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Lab 3 (shared_tiling): the 7-point stencil from a 3D tile in shared memory (004). A block of
+// Lab 3 (shared_tiling), the kernels: the 7-point stencil from a 3D tile in shared memory (004). A block of
 // T^3 threads loads a T^3 input tile, one value per thread, and the (T-2)^3 threads inside it
 // compute the output tile from shared memory. Each input value is loaded by up to 8 blocks (the
 // halos overlap), so the read redundancy is T^3 / (T-2)^3; the question is what that buys on a
 // GPU whose caches already serve the naive kernel's neighbour reads (lab 2).
 // Build and run: make lab3 && ./lab3        (make sol3 && ./sol3 for the reference solution)
+// The problem (lab.c): ctx->in[0] is the input, ctx->out[0] the output; launch on ctx->stream.
 #include "star.cuh"
+
+extern "C" void setup_kernels(const struct problem *p) { star_setup(p); }
 
 template <int T>
 __global__ void __launch_bounds__(T * T * T) star7_tiled(const float *in, float *out, int nx, int ny, int nz)
@@ -22,13 +25,26 @@ __global__ void __launch_bounds__(T * T * T) star7_tiled(const float *in, float 
     // make the whole tile visible to the block, then let the threads of the output tile (not
     // on the tile's outer layer) write out[s]: the input on the faces of the grid, else
     // c_star[0]*centre + c_star[1]*(the six neighbours), all read from the tile.
+    // BEGIN SOLUTION
+    if (in_grid) tile[tz][ty][tx] = in[s];
+    __syncthreads();
+    const bool output = tx >= 1 && ty >= 1 && tz >= 1 && tx <= OUT && ty <= OUT && tz <= OUT;
+    if (in_grid && output) {
+        if (near_face(x, y, z, nx, ny, nz, 1))
+            out[s] = tile[tz][ty][tx];
+        else
+            out[s] = c_star[0] * tile[tz][ty][tx] +
+                     c_star[1] * (tile[tz][ty][tx - 1] + tile[tz][ty][tx + 1] + tile[tz][ty - 1][tx] +
+                                  tile[tz][ty + 1][tx] + tile[tz - 1][ty][tx] + tile[tz + 1][ty][tx]);
+    }
+    // END SOLUTION
 }
 
 template <int T>
-static void launch(const struct problem *p, const struct grids *g)
+static void launch(const struct problem *p, const struct context *ctx)
 {
     dim3 block(T, T, T), grid(ceil_div(p->n[0], T - 2), ceil_div(p->n[1], T - 2), ceil_div(p->n[2], T - 2));
-    star7_tiled<T><<<grid, block>>>(g->in, g->out, (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+    star7_tiled<T><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
 }
 
 template <int T>
@@ -47,23 +63,12 @@ static void redundancy(const struct problem *p, double *r, double *w)
     *w = 1;
 }
 
-static const struct variant VARIANTS[] = {
-    {"tile_T4", "4^3 input tile, 2^3 output (64 threads)", launch<4>, refuse<4>, redundancy<4>, 0},
-    {"tile_T6", "6^3 input tile, 4^3 output (216 threads)", launch<6>, refuse<6>, redundancy<6>, 0},
-    {"tile_T8", "8^3 input tile, 6^3 output (512 threads)", launch<8>, refuse<8>, redundancy<8>, 0},
-    {"tile_T10", "10^3 input tile, 8^3 output (1000 threads)", launch<10>, refuse<10>, redundancy<10>, 0},
-};
-
-static const struct lab LAB = {
-    .number = 3,
-    .name = "shared_tiling",
-    .title = "7-point stencil from a T^3 shared-memory tile (T selectable as a variant)",
-    .dims = 3,
-    .default_n = {512, 512, 512},
-    .min_n = {1, 1, 1},
-    STAR_LAB_FIELDS,
-    .variants = VARIANTS,
-    .n_variants = sizeof VARIANTS / sizeof *VARIANTS,
-};
-
-int main(int argc, char **argv) { return lab_main(&LAB, argc, argv); }
+// The variants are the tile edges T = 4, 6, 8, 10.
+#define TILE_VARIANT(T)                                                                                       \
+    extern "C" void launch_tile_T##T(const struct problem *p, const struct context *ctx) { launch<T>(p, ctx); } \
+    extern "C" const char *refuse_tile_T##T(const struct problem *p) { return refuse<T>(p); }                  \
+    extern "C" void model_tile_T##T(const struct problem *p, double *r, double *w) { redundancy<T>(p, r, w); }
+TILE_VARIANT(4)
+TILE_VARIANT(6)
+TILE_VARIANT(8)
+TILE_VARIANT(10)

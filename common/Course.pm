@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: MIT
+# What the tests, make bench and make check know about the labs, found rather than listed: a lab
+# is a folder labs/labN_name/ with a definition lab.c; its programs are ./labN (the student's
+# kernels) and ./solN (the solution's); each program says what it has with --list.
+package Course;
+use strict;
+use warnings;
+use Exporter 'import';
+our @EXPORT_OK = qw(labs lab_bin sol_bin lab_number listing variants_of cases_of shell_words);
+
+sub labs { return map { m{^labs/([^/]+)/lab\.c$} ? $1 : () } sort glob 'labs/lab*_*/lab.c' }
+sub lab_number { my ($lab) = @_; return $lab =~ /^lab(\d+)_/ ? $1 : die "not a lab: $lab\n" }
+sub lab_bin { my ($lab, $dir) = @_; return ($dir // '.') . '/lab' . lab_number($lab) }
+sub sol_bin { my ($lab, $dir) = @_; return ($dir // '.') . '/sol' . lab_number($lab) }
+
+# The quoted words of a command line, for system LIST and exec LIST.
+sub shell_words { my ($s) = @_; return grep { length } split ' ', $s }
+
+# `BIN --list [ARGS]`: { lab, name, variants => [...], cases => [{kinds => {k => 1}, args}],
+# tolerance => [l2, atol, rtol], size => [nx, ny, nz], csv => header }. undef if it fails.
+sub listing {
+    my ($bin, @args) = @_;
+    open my $fh, '-|', $bin, '--list', @args or return undef;
+    my %l = (variants => [], cases => []);
+    while (my $line = <$fh>) {
+        chomp $line;
+        if ($line =~ /^lab (\d+) (\S+)$/) { @l{qw(lab name)} = ($1, $2) }
+        elsif ($line =~ /^variant (\S+)$/) { push @{ $l{variants} }, $1 }
+        elsif ($line =~ /^case (.+?) : (.*)$/) { push @{ $l{cases} }, { kinds => { map { $_ => 1 } split ' ', $1 }, args => $2 } }
+        elsif ($line =~ /^tolerance (\S+) (\S+) (\S+)$/) { $l{tolerance} = [ $1, $2, $3 ] }
+        elsif ($line =~ /^size (\d+) (\d+) (\d+)$/) { $l{size} = [ $1, $2, $3 ] }
+        elsif ($line =~ /^csv (.+)$/) { $l{csv} = $1 }
+    }
+    close $fh or return undef;
+    return \%l;
+}
+
+sub variants_of { my $l = listing(@_); return $l ? @{ $l->{variants} } : () }
+
+# The argument strings of the cases of one kind ('test', 'grade', 'sanitize', ...).
+sub cases_of {
+    my ($bin, $kind) = @_;
+    my $l = listing($bin) or return ();
+    return map { $_->{args} } grep { $_->{kinds}{$kind} } @{ $l->{cases} };
+}
+1;

@@ -1,0 +1,28 @@
+#!/usr/bin/env perl
+# SPDX-License-Identifier: MIT
+# make bench: run each reference solution at its benchmark sizes and append the CSV rows to
+# data/<GPU>.csv. The runs of a lab are the lines of solutions/<lab>/bench.args (options of
+# ./solN, one run per line); {data} stands for data/<GPU>, for runs that write their own file.
+use strict;
+use warnings;
+use lib 'common';
+use Course qw(sol_bin shell_words);
+
+chomp(my $gpu = `nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1`);
+die "make bench: no NVIDIA GPU found (nvidia-smi lists none)\n" unless $gpu;
+(my $base = "data/$gpu") =~ s/ /_/g;
+open STDIN, '<', '/dev/null' or die;  # no run waits for input
+my $status = 0;
+for my $lab (@ARGV) {
+    open my $fh, '<', "solutions/$lab/bench.args" or next;
+    my $sol = sol_bin($lab);
+    while (my $line = <$fh>) {
+        chomp $line;
+        next if $line =~ /^\s*(#|$)/;
+        $line =~ s/\{data\}/$base/g;
+        $line .= " --csv $base.csv" unless $line =~ /--csv/;
+        print "+ $sol $line\n";
+        system($sol, shell_words($line)) == 0 or $status = 1;
+    }
+}
+exit $status;

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// The harness's GPU side: opening the device, the copy-bandwidth roof, the cost of an empty
+// launch, the inputs of a run made on the GPU, and the spin that lines up a timed launch.
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+int device_open(struct device *dev)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        fprintf(stderr, "%s: no CUDA device found (%s)\n", program_name(),
+                e != cudaSuccess ? cudaGetErrorString(e) : "the driver lists none");
+        return 2;
+    }
+    struct cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    CUDA_CHECK(cudaSetDevice(0));
+    snprintf(dev->name, sizeof dev->name, "%s", prop.name);
+    for (char *c = dev->name; *c; c++)
+        if (*c == ',') *c = ' ';  // the name goes into a CSV field
+    dev->sm_count = prop.multiProcessorCount;
+    dev->smem_per_block_optin = prop.sharedMemPerBlockOptin;
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    dev->free_bytes = free_b;
+    dev->total_bytes = total_b;
+    return 0;
+}
+
+// Device-to-device cudaMemcpy of a large buffer, bytes read plus bytes written: the roof that
+// "% copy BW" divides by, measured on this GPU at start-up.
+double measure_copy_gbps(size_t free_bytes)
+{
+    size_t bytes = (size_t)1 << 30;
+    while (bytes > free_bytes / 4 && bytes > ((size_t)1 << 20)) bytes /= 2;
+    void *a, *b;
+    CUDA_CHECK(cudaMalloc(&a, bytes));
+    CUDA_CHECK(cudaMalloc(&b, bytes));
+    CUDA_CHECK(cudaMemset(a, 1, bytes));
+    CUDA_CHECK(cudaMemset(b, 0, bytes));
+    cudaEvent_t t0, t1;
+    CUDA_CHECK(cudaEventCreate(&t0));
+    CUDA_CHECK(cudaEventCreate(&t1));
+    enum { REPS = 10 };
+    double ms[REPS];
+    for (int r = -3; r < REPS; r++) {
+        CUDA_CHECK(cudaEventRecord(t0, 0));
+        CUDA_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0));
+        CUDA_CHECK(cudaEventRecord(t1, 0));
+        CUDA_CHECK(cudaEventSynchronize(t1));
+        float f;
+        CUDA_CHECK(cudaEventElapsedTime(&f, t0, t1));
+        if (r >= 0) ms[r] = f;
+    }
+    CUDA_CHECK(cudaEventDestroy(t0));
+    CUDA_CHECK(cudaEventDestroy(t1));
+    CUDA_CHECK(cudaFree(a));
+    CUDA_CHECK(cudaFree(b));
+    return 2.0 * (double)bytes / (median(ms, REPS) * 1e-3) / 1e9;
+}
+
+// Kernels of the harness are named harness_* so that --profile can leave them out.
+__global__ void harness_empty(void) {}
+
+// The floor under any kernel's time: an empty kernel timed exactly as the variants are.
+extern "C" double time_empty_launch_ms(void)
+{
+    enum { WARMUP = 5, REPS = 51 };
+    cudaEvent_t t0, t1;
+    CUDA_CHECK(cudaEventCreate(&t0));
+    CUDA_CHECK(cudaEventCreate(&t1));
+    double ms[REPS];
+    for (int r = -WARMUP; r < REPS; r++) {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        device_spin(20);
+        CUDA_CHECK(cudaEventRecord(t0, 0));
+        harness_empty<<<1, 32>>>();
+        CUDA_CHECK(cudaEventRecord(t1, 0));
+        CUDA_CHECK(cudaEventSynchronize(t1));
+        CUDA_CHECK(cudaGetLastError());
+        float f;
+        CUDA_CHECK(cudaEventElapsedTime(&f, t0, t1));
+        if (r >= 0) ms[r] = f;
+    }
+    CUDA_CHECK(cudaEventDestroy(t0));
+    CUDA_CHECK(cudaEventDestroy(t1));
+    return median(ms, REPS);
+}
+
+__global__ void harness_fill(float *a, size_t count, uint64_t seed)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += stride)
+        a[i] = random_value(seed, i);
+}
+
+extern "C" void device_fill_random(float *a, size_t count, uint64_t seed)
+{
+    static int blocks;
+    if (!blocks) {
+        int sms = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+        blocks = 8 * sms;
+    }
+    harness_fill<<<blocks, 256>>>(a, count, seed);
+    CUDA_CHECK(cudaGetLastError());
+}
+
+// One thread spins on the global timer: the host meanwhile queues the timed launch behind it,
+// so the launch starts the moment the spin ends and the event pair times the GPU alone.
+__global__ void harness_spin(unsigned long long ns)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    while (t - t0 < ns);
+}
+
+extern "C" void device_spin(double us)
+{
+    harness_spin<<<1, 1>>>((unsigned long long)(us * 1e3));
+    CUDA_CHECK(cudaGetLastError());
+}

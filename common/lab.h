@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// The lab contract: what a lab's definition (labs/labN_name/lab.c, the instructor's) and its
+// kernels file (kernels.cu, the student's) see of the harness. The definition describes the
+// problem: fields, sizes, steps, tolerances, CPU reference, cases, and the variant names bound
+// to the kernels file's functions. The kernels file holds the kernels and, for each variant V,
+//   launch_V(p, ctx)   launch the kernels that compute the answer (on ctx->stream)
+//   refuse_V(p)        NULL, or one line why the variant cannot run this problem
+//   model_V(p, &r, &w) global-memory elements read and written per output point (the model)
+// and optionally setup_kernels(p) (constant memory, shared-memory opt-in: before any timing).
+// main, checking and timing live in common/: a kernels file never decides what is correct.
+#ifndef LAB_H
+#define LAB_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { MAX_DIMS = 3, MAX_FIELDS = 4, MAX_PARAMS = 4 };
+
+// What a variant is asked to compute. Sizes are element counts, x fastest.
+struct problem {
+    size_t n[MAX_DIMS];        // nx, ny, nz (unused dimensions are 1)
+    int dims;                  // 1, 2 or 3
+    int order;                 // order in space (labs with --order), else 0
+    int steps;                 // time steps (labs with --steps), else 0
+    double param[MAX_PARAMS];  // the lab's own options, in the order its definition lists them
+    int sm_count;              // multiprocessors of the GPU
+    size_t smem_optin;         // the most shared memory one block may ask for, in bytes
+};
+
+// The device arrays of one run, by role, in the order the definition declares the fields.
+// Every array has a guard band of NaN on both sides and starts 256-byte aligned.
+struct context {
+    const float *in[MAX_FIELDS];  // inputs: fresh data before every run; never write them
+    float *out[MAX_FIELDS];       // outputs: NaN before every run; every point must be written
+    float *scratch[MAX_FIELDS];   // work arrays: NaN before every run; never checked
+    cudaStream_t stream;          // launch every kernel on this stream
+    int rank, ranks, device;      // this process of `ranks` and its GPU (1 and 0 until lab 9)
+};
+
+typedef void launch_fn(const struct problem *p, const struct context *ctx);
+typedef const char *refuse_fn(const struct problem *p);
+typedef void model_fn(const struct problem *p, double *read, double *write);
+typedef void setup_fn(const struct problem *p);
+
+// A failed CUDA call in a kernels file or the harness: one line naming the call, then exit
+// status 1 through the harness's one error path (never a silent wrong answer).
+#define CUDA_CHECK(call)                                                             \
+    do {                                                                             \
+        cudaError_t cuda_check_err_ = (call);                                        \
+        if (cuda_check_err_ != cudaSuccess)                                          \
+            lab_cuda_failed(__FILE__, __LINE__, #call, cuda_check_err_);             \
+    } while (0)
+#ifdef __cplusplus
+[[noreturn]]
+#else
+_Noreturn
+#endif
+void lab_cuda_failed(const char *file, int line, const char *call, cudaError_t err);
+
+// Weights of the order-k central second derivative (k = 2, 4, ..., 12): c[0] for the centre of
+// a 3D star (3 times the 1D centre weight), c[i] for the neighbours at distance i. Returns k/2,
+// or -1 for an order the table does not have.
+int laplacian_coefficients(int order, double *c);
+
+static inline unsigned ceil_div(size_t a, unsigned b) { return (unsigned)((a + b - 1) / b); }
+
+// ---- the definition (labs/labN_name/lab.c) ----
+
+enum field_role { FIELD_IN, FIELD_OUT, FIELD_SCRATCH };
+struct field {
+    const char *name;
+    enum field_role role;
+};
+
+// The fields of a lab that reads one array and writes one: ctx->in[0] and ctx->out[0].
+#define ONE_IN_ONE_OUT                                                                       \
+    .fields = (const struct field[]){{"in", FIELD_IN}, {"out", FIELD_OUT}}, .n_fields = 2
+
+struct variant {
+    const char *name;
+    const char *about;  // one line for --help
+    launch_fn *launch;
+    refuse_fn *refuse;
+    model_fn *model;
+    int kind;           // which answer it computes, for labs with several (lab 6: d/dx, d/dy, d/dz)
+    setup_fn *prepare;  // optional: per-variant set-up before its runs, never timed
+};
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
+
+// The three functions of variant V, declared in the definition, defined in the kernels file.
+#define DECLARE_VARIANT(v) launch_fn launch_##v; refuse_fn refuse_##v; model_fn model_##v
+#define VARIANT(v, about, kind) {#v, about, launch_##v, refuse_##v, model_##v, kind, NULL}
+
+// A lab option of its own (lab 7: --diffusion), a real number in [min, max].
+struct lab_param {
+    const char *name, *help;
+    double def, min, max;
+};
+
+// A case: options of the program for one run. kinds is a space-separated list of
+//   test      make test runs it on a GPU: every variant that can run it must PASS
+//   grade     make check runs it for every variant of a student's kernels file
+//   sanitize  compute-sanitizer (memcheck, racecheck, synccheck) runs it
+//   refused   the program must refuse it (exit 2, one line)
+//   too-big   it does not fit in the GPU's memory (exit 2, one line)
+struct lab_case {
+    const char *kinds, *args;
+};
+
+struct lab {
+    int number;
+    const char *name;   // e.g. "diff1d"
+    const char *title;  // one line for --help
+    int dims;           // dimensions of the default problem
+    int max_dims;       // 0, or more than dims: --size may also give that many numbers (lab 7: 3)
+    size_t default_n[MAX_DIMS];
+    size_t min_n[MAX_DIMS];
+    int default_order;  // 0: no --order
+    int (*order_ok)(int order);
+    int default_steps;  // 0: no --steps
+    const struct lab_param *params;
+    int n_params;
+    // Optional: NULL if the problem is valid, else one line why not (lab 7: the stability limit).
+    const char *(*validate)(const struct problem *p);
+    const struct field *fields;
+    int n_fields;
+    // Minimal bytes per point of one step: each input read once, each output written once.
+    // With --steps, the minimal traffic of a run is this times the steps (see the course guide).
+    double bytes_per_point;
+    // Correct means relative L2 error <= l2 and, at every point, |gpu - ref| <= atol * rms(ref)
+    // + rtol * |ref|. tolerance() may replace the fixed values (error grows with the steps).
+    double l2_tol, atol, rtol;
+    void (*tolerance)(const struct problem *p, double *l2, double *atol, double *rtol);
+    // Double-precision CPU reference of the answer of `kind` from the input fields.
+    void (*reference)(const struct problem *p, int kind, const float *const *in, double *ref);
+    // Optional: a smooth input and its analytic answer (with the lab's boundary rule), for the
+    // error against the analytic answer after the table and for --convergence (sizes conv_n).
+    void (*smooth)(const struct problem *p, int kind, float *in, double *exact);
+    const size_t *conv_n;
+    int n_conv;
+    int report_launch;  // also write the empty kernel's launch time as a CSV row
+    // Guard band width in elements (covers the stencil's reach).
+    size_t (*guard)(const struct problem *p);
+    setup_fn *setup;  // the kernels file's setup_kernels, or NULL
+    const struct variant *variants;
+    int n_variants;
+    const struct lab_case *cases;
+    int n_cases;
+    // Optional: host-only checks of the lab's CPU reference, printed as TAP (./labN --self-test).
+    int (*self_test)(void);
+};
+
+// The definition of the program's lab (labs/labN_name/lab.c).
+extern const struct lab LAB;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
