@@ -118,7 +118,7 @@ void print_help(const struct lab *lab, FILE *f)
     fprintf(f, "  --quiet            print nothing on stdout (exit status and --csv only)\n");
     fprintf(f, "  --profile          instead of the table: DRAM bytes read and written per point of\n"
                "                     each variant, measured by Nsight Compute (ncu), beside the model\n");
-    if (lab->smooth)
+    if (lab->n_conv > 0)
         fprintf(f, "  --convergence      instead of the table: the error against the analytic answer\n"
                    "                     as the grid is refined (--csv then writes that table)\n");
     fprintf(f, "  --list             variants, cases, tolerance and CSV columns, one per line\n");
@@ -187,7 +187,7 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
         int flag = -1;
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
             if (!strcmp(arg, flags[k].name)) flag = (int)k;
-        if (flag >= 0 && (strcmp(arg, "--convergence") || lab->smooth)) {
+        if (flag >= 0 && (strcmp(arg, "--convergence") || lab->n_conv > 0)) {
             *(int *)((char *)o + flags[flag].offset) = 1;
             continue;
         }

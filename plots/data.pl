@@ -3,11 +3,13 @@
 # Everything derived from the measured CSV under data/: the gnuplot inputs and the result
 # tables in README.md and handouts/. Numbers are never typed by hand: they come from here.
 #
-#   perl plots/data.pl bandwidth GPU      label, GB/s, copy GB/s per variant (gnuplot input)
+#   perl plots/data.pl bandwidth GPU         label, GB/s, copy GB/s per variant (gnuplot input)
 #   perl plots/data.pl convergence GPU LAB   n, h, max error per variant (gnuplot input)
-#   perl plots/data.pl table1 GPU VARIANT   lab 5's Mpoints/s by order, one block per volume
-#   perl plots/data.pl measured           model and ncu-measured read redundancy per variant
-#   perl plots/data.pl tables [FILE...]   rewrite the marked tables in README.md and handouts/
+#   perl plots/data.pl table1 GPU VARIANT    lab 5's Mpoints/s by order, one block per volume
+#   perl plots/data.pl measured [GPU]        model and ncu-measured read redundancy per variant
+#   perl plots/data.pl tables [FILE...]      rewrite the marked tables in README.md and handouts/
+#   perl plots/data.pl migrate FILE...       bring a CSV written under an older header up to
+#                                            CSV_HEADER in common/csv.c, in place
 #
 # GPU is a data file's name without .csv (default: the H100 the course ships data for).
 # Only the rows of the last bench session in a file are used: those with the commit of its
@@ -15,6 +17,9 @@
 use strict;
 use warnings;
 use sort 'stable';
+use File::Basename qw(basename dirname);
+use File::Temp qw(tempfile);
+use FindBin;
 
 my $DEFAULT_GPU = 'NVIDIA_H100_80GB_HBM3';
 
@@ -102,7 +107,9 @@ sub cmd_table1 {
 
 # Model and measured read redundancy per variant, from the ncu sections of the GPU log.
 sub cmd_measured {
-    open my $fh, '<', "data/$DEFAULT_GPU-test.log" or die "data.pl: no GPU log\n";
+    my ($gpu) = @_;
+    my $log = "data/" . ($gpu || $DEFAULT_GPU) . "-test.log";
+    open my $fh, '<', $log or die "data.pl: no GPU log $log\n";
     my ($lab, $order, %last);
     my @keys;
     while (my $line = <$fh>) {
@@ -257,10 +264,108 @@ sub cmd_tables {
 
 sub read_csv_or_empty { my ($p) = @_; return -e $p ? read_csv($p) : () }
 
+# What a row measured before a column existed had in it: the value each appended column gets
+# when an older file is migrated. Rows from before ranks/gpus/timing were one process on one
+# GPU, timed by one event pair around each launch.
+my %MIGRATE_DEFAULT = (ranks => 1, gpus => 1, timing => 'launch');
+
+# The current header: the C string literal(s) of CSV_HEADER in common/csv.c, which is the one
+# definition of the schema (the programs write and check it), so it is not repeated here.
+sub csv_header {
+    my $src = "$FindBin::Bin/../common/csv.c";
+    open my $fh, '<', $src or die "data.pl: cannot read $src: $!\n";
+    my $c = do { local $/; <$fh> };
+    my $lit = qr/"(?:[^"\\\n]|\\.)*"/;
+    my ($init) = $c =~ /\bCSV_HEADER\s*\[\s*\]\s*=\s*((?:\s*$lit)+)\s*;/
+        or die "data.pl: no CSV_HEADER string in $src\n";
+    my $head = join '', $init =~ /"((?:[^"\\\n]|\\.)*)"/g;  # adjacent literals concatenate
+    # A column list has no escapes; one here would need C's rules, not a guess.
+    die "data.pl: CSV_HEADER in $src has an escape sequence: not parsed\n" if $head =~ /\\/;
+    return $head;
+}
+
+# Columns are only ever appended, so an older file is its header plus the missing columns,
+# each row filled with that column's default. Rewritten to a temporary file beside it and
+# renamed over it, so an interrupted run leaves the old file, never half a new one.
+# Returns 0, or 2 where the file is refused (its header is not a prefix of the current one).
+sub migrate_file {
+    my ($path, @new) = @_;
+    open my $in, '<', $path or die "data.pl: cannot read $path: $!\n";
+    my @lines = <$in>;
+    close $in;
+    if (!@lines) {
+        # the programs write the current header into an empty file themselves
+        print "$path: empty, nothing to migrate\n";
+        return 0;
+    }
+    my ($head, $head_eol) = $lines[0] =~ /^(.*?)(\r?\n?)\z/s;
+    my @old = split /,/, $head, -1;
+    if (join(',', @old) eq join(',', @new)) {
+        print "$path: already has the current header, left untouched\n";
+        return 0;
+    }
+    my $prefix = @old && @old < @new && !grep { $old[$_] ne $new[$_] } 0 .. $#old;
+    if (!$prefix) {
+        print STDERR "data.pl migrate: $path: its header is not a prefix of CSV_HEADER in common/csv.c"
+            . " (columns are only appended): refused, file left untouched\n";
+        return 2;
+    }
+    my @added = @new[ @old .. $#new ];
+    if (my @missing = grep { !exists $MIGRATE_DEFAULT{$_} } @added) {
+        print STDERR "data.pl migrate: $path: no default for column(s) @missing in %MIGRATE_DEFAULT"
+            . " of plots/data.pl: refused, file left untouched\n";
+        return 2;
+    }
+    my $fill = join '', map { ",$MIGRATE_DEFAULT{$_}" } @added;
+    my @out = (join(',', @new) . $head_eol);
+    my $rows = 0;
+    for my $i (1 .. $#lines) {
+        my ($body, $eol) = $lines[$i] =~ /^(.*?)(\r?\n?)\z/s;
+        if (!length $body) { push @out, $lines[$i]; next }  # blank lines are kept as they are
+        my $n = () = split /,/, $body, -1;
+        if ($n != @old) {
+            # a row that does not match its own header: appending to it would hide the damage
+            print STDERR "data.pl migrate: $path: line " . ($i + 1) . " has $n fields, the header "
+                . scalar(@old) . ": refused, file left untouched\n";
+            return 2;
+        }
+        push @out, "$body$fill$eol";
+        $rows++;
+    }
+    my ($tfh, $tmp) = tempfile('.' . basename($path) . '.XXXXXX', DIR => dirname($path));
+    my $ok = print $tfh @out;
+    $ok = close($tfh) && $ok;
+    # tempfile makes the file 0600: keep the permissions the data file had
+    $ok = chmod((stat $path)[2] & 07777, $tmp) && $ok;
+    if (!$ok || !rename $tmp, $path) {
+        my $err = $!;
+        unlink $tmp;
+        die "data.pl migrate: cannot write $path: $err\n";
+    }
+    print "$path: migrated, appended " . join(', ', map { "$_=$MIGRATE_DEFAULT{$_}" } @added)
+        . " to $rows rows\n";
+    return 0;
+}
+
+sub cmd_migrate {
+    die "usage: data.pl migrate FILE...\n" unless @_;
+    my @new = split /,/, csv_header(), -1;
+    my $status = 0;
+    for my $path (@_) {
+        my $s = migrate_file($path, @new);
+        $status = $s if $s;
+    }
+    exit $status;
+}
+
 my $cmd = shift @ARGV // '';
 if ($cmd eq 'bandwidth') { cmd_bandwidth(@ARGV) }
 elsif ($cmd eq 'convergence') { cmd_convergence(@ARGV) }
 elsif ($cmd eq 'tables') { cmd_tables(@ARGV) }
 elsif ($cmd eq 'table1') { cmd_table1(@ARGV) }
 elsif ($cmd eq 'measured') { cmd_measured(@ARGV) }
-else { die "usage: data.pl bandwidth GPU | convergence GPU LAB | tables [FILE...]\n" }
+elsif ($cmd eq 'migrate') { cmd_migrate(@ARGV) }
+else {
+    die "usage: data.pl bandwidth GPU | convergence GPU LAB | table1 GPU VARIANT | measured [GPU]\n"
+        . "       | tables [FILE...] | migrate FILE...\n";
+}

@@ -1,36 +1,30 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# make plots: the figures under plots/ (or $PLOTDIR) from data/ and the models.
+# make plots: every figure under plots/ (or $PLOTDIR) from data/ and the models.
+# Each plots/NAME.gp draws one figure, NAME.png, and reads its own data through gnuplot's pipe
+# data source ('< perl plots/data.pl ...'), so a lab's figure is added by adding its script:
+# nothing here names a figure. Every script is called with the same variables:
+#   out      the PNG to write
+#   gpu      the GPU's name for titles (NVIDIA H100 80GB HBM3)
+#   gpufile  the data files' name: data/$gpufile.csv, -convergence.csv, -test.log
+# One figure by hand, from the repository root (data.pl's paths are relative to it):
+#   gnuplot -e "out='x.png'; gpu='NVIDIA H100 80GB HBM3'; gpufile='NVIDIA_H100_80GB_HBM3'" plots/NAME.gp
+# A script whose data this GPU does not have (no convergence runs, no ncu log) says so on
+# stderr and exits with status 3: that figure is not drawn, which is not an error.
 # GPU picks the data file (data/$GPU.csv); the course ships NVIDIA_H100_80GB_HBM3.
 set -euo pipefail
 out=${PLOTDIR:-plots}
 gpu=${GPU:-NVIDIA_H100_80GB_HBM3}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$out"
 [ -f "data/$gpu.csv" ] || { echo "make plots: no data/$gpu.csv (run make bench on a GPU, or set GPU=)" >&2; exit 2; }
+mkdir -p "$out"
 label=${gpu//_/ }
-perl plots/data.pl bandwidth "$gpu" > "$tmp/bandwidth.dat"
-gnuplot -e "datafile='$tmp/bandwidth.dat'; out='$out/bandwidth.png'; gpu='$label'" plots/bandwidth.gp
-if [ -f "data/$gpu-convergence.csv" ]; then
-    perl plots/data.pl convergence "$gpu" lab1_diff1d > "$tmp/lab1.dat"
-    gnuplot -e "datafile='$tmp/lab1.dat'; out='$out/lab1_convergence.png'; gpu='$label'" plots/convergence.gp
-    perl plots/data.pl convergence "$gpu" lab6_pencils > "$tmp/lab6.dat"
-    if [ -s "$tmp/lab6.dat" ]; then
-        gnuplot -e "datafile='$tmp/lab6.dat'; out='$out/lab6_convergence.png'; gpu='$label'" plots/convergence8.gp
-    fi
-fi
-gnuplot -e "out='$out/redundancy.png'" plots/redundancy.gp
-perl plots/data.pl table1 "$gpu" queue_16x16 > "$tmp/t16.dat"
-perl plots/data.pl table1 "$gpu" queue_32x32 > "$tmp/t32.dat"
-perl plots/data.pl table1 "$gpu" queue4_128x16 > "$tmp/t4.dat"
-t4=$tmp/t4.dat
-[ -s "$t4" ] || t4=
-if [ -s "$tmp/t16.dat" ]; then
-    gnuplot -e "file16='$tmp/t16.dat'; file32='$tmp/t32.dat'; file4='$t4'; out='$out/lab5_table1.png'; gpu='$label'" plots/table1.gp
-fi
-if [ -f "data/$gpu-test.log" ] && grep -q '^DRAM traffic per output point' "data/$gpu-test.log"; then
-    GPU=$gpu perl plots/data.pl measured > "$tmp/measured.dat"
-    gnuplot -e "datafile='$tmp/measured.dat'; out='$out/redundancy_measured.png'; gpu='$label'" plots/measured.gp
-fi
-ls "$out"/*.png
+for gp in plots/*.gp; do
+    name=$(basename "$gp" .gp)
+    rc=0
+    gnuplot -e "out='$out/$name.png'; gpu='$label'; gpufile='$gpu'" "$gp" || rc=$?
+    case $rc in
+        0) echo "$out/$name.png" ;;
+        3) ;;  # no data for it on this GPU; the script said which
+        *) echo "make plots: $gp failed (exit $rc)" >&2; exit "$rc" ;;
+    esac
+done

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Read redundancy models: 004's T^3/(T-2)^3 for a T^3 tile and lab 4's T^2(Z+2)/((T-2)^2 Z),
 # and 003's (nm + kn + km)/(nm) against the order k for 16x16 and 32x32 tiles, with the
-# configurations the labs run marked. Inputs: out.
+# configurations the labs run marked. Models only, no measured data: of the variables
+# make-plots.sh sets, only out is used.
 set terminal pngcairo size 1200,520 font "sans,11" noenhanced
 set output out
 set multiplot layout 1,2 title "Read redundancy: global-memory elements read per output point (models)"
