@@ -16,16 +16,19 @@ sub sol_bin { my ($lab, $dir) = @_; return ($dir // '.') . '/sol' . lab_number($
 # The quoted words of a command line, for system LIST and exec LIST.
 sub shell_words { my ($s) = @_; return grep { length } split ' ', $s }
 
-# `BIN --list [ARGS]`: { lab, name, variants => [...], cases => [{kinds => {k => 1}, args}],
-# tolerance => [l2, atol, rtol], size => [nx, ny, nz], csv => header }. undef if it fails.
+# `BIN --list [ARGS]`: { lab, name, variants => [...], kind => {variant => kind of answer},
+# cases => [{kinds => {k => 1}, args}], tolerance => [l2, atol, rtol], size => [nx, ny, nz],
+# csv => header, refuses => {variant => why} (on a GPU: what the problem is refused for) }.
+# undef if it fails.
 sub listing {
     my ($bin, @args) = @_;
     open my $fh, '-|', $bin, '--list', @args or return undef;
-    my %l = (variants => [], cases => []);
+    my %l = (variants => [], cases => [], kind => {}, refuses => {});
     while (my $line = <$fh>) {
         chomp $line;
         if ($line =~ /^lab (\d+) (\S+)$/) { @l{qw(lab name)} = ($1, $2) }
-        elsif ($line =~ /^variant (\S+)$/) { push @{ $l{variants} }, $1 }
+        elsif ($line =~ /^variant (\S+) (\d+)$/) { push @{ $l{variants} }, $1; $l{kind}{$1} = $2 }
+        elsif ($line =~ /^refuses (\S+) (.*)$/) { $l{refuses}{$1} = $2 }
         elsif ($line =~ /^case (.+?) : (.*)$/) { push @{ $l{cases} }, { kinds => { map { $_ => 1 } split ' ', $1 }, args => $2 } }
         elsif ($line =~ /^tolerance (\S+) (\S+) (\S+)$/) { $l{tolerance} = [ $1, $2, $3 ] }
         elsif ($line =~ /^size (\d+) (\d+) (\d+)$/) { $l{size} = [ $1, $2, $3 ] }

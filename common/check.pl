@@ -1,132 +1,500 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: MIT
-# make check: grade the student labs (./labN, built from labs/) against the reference
-# solutions (./solN, built from solutions/) on this GPU, in the same run.
+# make check: grade students' kernels files against the reference solutions, on this GPU.
+#   perl common/check.pl [--submission DIR] [--results FILE] [--budget SECONDS] [--labs a,b]
+# DIR holds a kernels file per lab, as DIR/labN_name/kernels.cu (a student's labs/ folder),
+# DIR/labs/labN_name/kernels.cu (a whole tree) or DIR/labN_name.cu; default: this tree's labs/.
 #
-# Every variant of the reference is run separately in the student's program, under a time
-# limit, on a fresh random seed shared with the reference run. Correctness is required
-# (7 of a variant's 10 points); the other 3 follow the performance curve of COURSE.md: full at
-# or under 1.2x the reference's median time, falling as T_ref/T, none past 10x.
-# A crash, hang or CUDA error costs that variant, never the rest of the grading.
-# Prints a table; writes results.json (Gradescope); exits 0 all correct, 1 a required check
-# failed, 2 no GPU.
+# The grader decides, with code the student does not control (the course guide, "Grading"):
+# - Each kernels file is built against this tree's common/ and the lab's definition, in a
+#   scratch folder that holds no solution and no reference program, after common/Vet.pm has
+#   checked what it includes, defines and calls. A refused or broken file costs its lab only.
+# - Correct: at every case of the lab's definition marked 'grade' and at the default size, with
+#   a fresh seed each, the output the student's program dumps matches the CPU reference of the
+#   pristine definition (build/compare-dump, the harness's rule); compute-sanitizer memcheck
+#   and racecheck find nothing at the lab's first sanitize case.
+# - Fast: at the default size, student and reference runs alternate (ABAB) on this GPU; their
+#   copy roofs must agree within 10% (else the GPU was shared: performance not graded); the time
+#   the student's program reports must agree with the wall clock this grader measures.
+# A variant earns 7 points if correct, and then 3 on the performance curve: all of them at or
+# under 1.2 times the reference's time T_ref, 3 * 1.2 T_ref / T up to 10 times, none beyond.
+# results.json (Gradescope's format) is written on every path, atomically. Exit status: 0 every
+# variant correct, 1 a check failed, 2 could not grade (no GPU, a broken reference).
 use strict;
 use warnings;
-use JSON::PP;
+use Cwd qw(abs_path getcwd);
+use Digest::SHA qw(sha256_hex);
+use File::Basename qw(dirname);
+use File::Copy qw(copy);
+use File::Path qw(make_path remove_tree);
 use File::Temp qw(tempdir);
+use Getopt::Long;
+use JSON::PP;
+use POSIX qw(:sys_wait_h);
+use Time::HiRes qw(time sleep);
 
-my $TIME_LIMIT = $ENV{CHECK_TIME_LIMIT} // 300;  # seconds per program run
-my $RESULTS = $ENV{CHECK_RESULTS} // 'results.json';
+my $ROOT;
+BEGIN { $ROOT = dirname(dirname(abs_path($0))) }
+use lib "$ROOT/common";
+use Course qw(labs lab_number listing shell_words);
+use Vet qw(vet_source vet_object);
+
 my ($CORRECT_PTS, $PERF_PTS) = (7, 3);
-my @labs = @ARGV or die "usage: check.pl labN_name...\n";
-my $tmp = tempdir(CLEANUP => 1);
+my %opt = (budget => $ENV{CHECK_BUDGET} // 600, results => $ENV{CHECK_RESULTS} // 'results.json',
+           'run-limit' => $ENV{CHECK_TIME_LIMIT} // 180, reps => 100, sanitize => 1);
+GetOptions(\%opt, 'submission=s', 'results=s', 'budget=i', 'labs=s', 'run-limit=i', 'reps=i', 'sanitize!')
+    or die "usage: check.pl [--submission DIR] [--results FILE] [--budget S] [--labs a,b] [--run-limit S]\n";
+my $RESULTS = abs_path(dirname($opt{results})) . '/' . (split m{/}, $opt{results})[-1];
+my $SUBMISSION = abs_path($opt{submission} // "$ROOT/labs");
+my $START = time;
+chdir $ROOT or die "check.pl: $ROOT: $!\n";
 
-sub bin_of { my ($lab, $kind) = @_; (my $n = $lab) =~ s/^lab(\d+)_.*/$1/; return "./$kind$n" }
+# ---- results.json, written on every path ----
 
-# Run a program under the time limit; return (exit status, note, stderr's last line).
+my (@tests, @leaderboard, @log, $exit_status);
+sub say_line { my ($line) = @_; print "$line\n"; push @log, $line }
+
+sub clean_text {  # valid UTF-8, no control characters but newlines and tabs, at most 4000 bytes
+    my ($s) = @_;
+    $s //= '';
+    utf8::decode($s) or $s =~ s/[^\x09\x0a\x20-\x7e]/?/g;
+    $s =~ s/[^\x09\x0a\x{20}-\x{7e}\x{a0}-\x{10ffff}]/?/g;
+    return length $s > 4000 ? substr($s, 0, 4000) . "\n(cut)" : $s;
+}
+
+sub write_results {
+    my ($status_line) = @_;
+    my $score = 0;
+    $score += $_->{score} for @tests;
+    my %r = (score => 0 + sprintf("%.2f", $score), execution_time => int(time - $START),
+             output => clean_text(join("\n", @log, $status_line // ())), stdout_visibility => 'visible',
+             visibility => 'visible', tests => [ map { { %$_, output => clean_text($_->{output}) } } @tests ],
+             leaderboard => \@leaderboard);
+    my $tmp = "$RESULTS.tmp$$";
+    open my $fh, '>:raw', $tmp or do { warn "check.pl: cannot write $tmp: $!\n"; return };
+    print $fh JSON::PP->new->utf8->canonical->pretty->encode(\%r);
+    close $fh && rename $tmp, $RESULTS or warn "check.pl: cannot write $RESULTS: $!\n";
+}
+
+my %children;  # process groups still to kill
+sub kill_children { kill 'KILL', -$_ for keys %children; %children = () }
+for my $sig (qw(INT TERM HUP)) {
+    $SIG{$sig} = sub { kill_children(); write_results("interrupted by SIG$sig: not every lab was graded"); exit 2 };
+}
+END { kill_children(); write_results() unless defined $exit_status }
+
+sub finish {
+    my ($status, $line) = @_;
+    print STDERR "$line\n" if $line && $status == 2;
+    write_results($line);
+    $exit_status = $status;
+    exit $status;
+}
+
+# ---- running one program: its own process group, a time limit, bounded output ----
+
+my $PRIVATE = tempdir('check-XXXXXXXX', TMPDIR => 1, CLEANUP => !$ENV{CHECK_KEEP});
+chmod 0700, $PRIVATE;
+my %ENV_MIN = (PATH => join(':', grep { -d } dirname(`command -v nvcc 2>/dev/null` =~ s/\s+$//r), '/usr/local/bin', '/usr/bin', '/bin'),
+               LANG => 'C', NCCL_NVLS_ENABLE => 0);
+$ENV_MIN{CUDA_VISIBLE_DEVICES} = $ENV{CUDA_VISIBLE_DEVICES} if defined $ENV{CUDA_VISIBLE_DEVICES};
+
+# run(dir, limit, cmd...) -> {status, signal, timed_out, wall, out, err, err_last}
 sub run {
-    my (@cmd) = @_;
-    my $err = "$tmp/stderr";
-    # Through the shell for the redirections, each word quoted.
-    my $line = join ' ', map { my $w = $_; $w =~ s/'/'\\''/g; "'$w'" } ('timeout', '-k', '5', $TIME_LIMIT, @cmd);
-    my $rc = system("$line >$tmp/stdout 2>$err");
-    my $status = $rc == -1 ? 127 : ($rc & 127) ? 128 + ($rc & 127) : $rc >> 8;
-    open my $fh, '<', $err;
-    my @lines = $fh ? <$fh> : ();
-    my $last = @lines ? $lines[-1] : '';
-    chomp $last;
-    my $note = $status == 0 ? ''
-        : $status == 124 || $status == 137 ? "timed out after ${TIME_LIMIT}s"
-        : $status > 128 ? "crashed (signal " . ($status - 128) . ")"
-        : $status == 1 ? 'a check failed'
-        : $status == 2 ? "could not run: $last"
-        : "exit status $status";
-    return ($status, $note, $last);
-}
-
-sub variants_of {
-    my ($sol) = @_;
-    my @v;
-    my $in = 0;
-    for (`$sol --help`) {
-        $in = 1, next if /^variants:/;
-        last if $in && /^\s*$/;
-        push @v, $1 if $in && /^\s+(\S+)/;
+    my ($dir, $limit, @cmd) = @_;
+    my ($out, $err) = ("$dir/.stdout", "$dir/.stderr");
+    my $t0 = time;
+    my $pid = fork // die "check.pl: fork: $!\n";
+    if (!$pid) {
+        POSIX::setsid();
+        chdir $dir or POSIX::_exit(126);
+        %ENV = (%ENV_MIN, HOME => $dir);
+        open STDIN, '<', '/dev/null';
+        open STDOUT, '>', $out;
+        open STDERR, '>', $err;
+        # Files of at most 4 GB (512-byte blocks): a flood of output ends the program, not the disk.
+        { exec '/bin/sh', '-c', 'ulimit -f 8388608; exec "$@"', 'sh', @cmd }
+        POSIX::_exit(127);
     }
-    return @v;
+    $children{$pid} = 1;
+    my ($status, $timed_out) = (undef, 0);
+    while (1) {
+        my $w = waitpid($pid, WNOHANG);
+        if ($w == $pid) { $status = $?; last }
+        if (time - $t0 > $limit) { kill 'KILL', -$pid; $timed_out = 1; waitpid($pid, 0); $status = $?; last }
+        sleep 0.02;
+    }
+    kill 'KILL', -$pid;  # whatever it left behind
+    delete $children{$pid};
+    my %r = (status => ($status & 127) ? 128 + ($status & 127) : $status >> 8, signal => $status & 127,
+             timed_out => $timed_out, wall => time - $t0);
+    for my $k (qw(out err)) {
+        my $f = $k eq 'out' ? $out : $err;
+        my $size = -s $f // 0;
+        open my $fh, '<:raw', $f;
+        seek $fh, $size > 65536 ? $size - 65536 : 0, 0 if $fh;
+        local $/;
+        $r{$k} = $fh ? <$fh> // '' : '';
+        unlink $f;
+    }
+    my @lines = grep { /\S/ } split /\n/, $r{err};
+    $r{err_last} = $lines[-1] // '';
+    return \%r;
 }
 
-# The median time in the CSV row of the variant, if it passed.
-sub median_ms {
-    my ($csv, $variant) = @_;
-    open my $fh, '<', $csv or return undef;
-    chomp(my @rows = <$fh>);
-    return undef if @rows < 2;
-    my @cols = split /,/, shift @rows;
-    for my $line (@rows) {
-        my %r;
-        @r{@cols} = split /,/, $line, -1;
-        return $r{status} eq 'PASS' ? $r{median_ms} : undef if $r{variant} eq $variant;
+sub why_failed {
+    my ($r, $limit) = @_;
+    return "timed out after ${limit}s" if $r->{timed_out};
+    return "crashed (signal $r->{signal})" if $r->{signal};
+    return "a CUDA call failed: $r->{err_last}" if $r->{err_last} =~ /failed:/;
+    return $r->{status} == 1 ? 'a check failed' : $r->{status} == 2 ? "could not run: $r->{err_last}" : "exit status $r->{status}";
+}
+
+sub budget_left { return $opt{budget} - (time - $START) }
+sub new_seed { return 1 + int(rand(2**31)) }
+
+# ---- the reference programs, this tree's, kept where no student program looks ----
+
+my $arch = $ENV{ARCH} // '';
+my @make = ('make', '-s', ($arch ? "ARCH=$arch" : ()));
+my @labs = labs();
+@labs = grep { my $l = $_; grep { $l =~ /^\Q$_\E(_|$)/ } split /,/, $opt{labs} } @labs if $opt{labs};
+die "check.pl: no labs found under $ROOT/labs\n" unless @labs;
+my @sols = map { 'sol' . lab_number($_) } grep { -f "solutions/$_/kernels.cu" } @labs;
+my $built = system(@make, @sols, 'build/compare-dump', 'build/common/main.o') >> 8;
+finish(2, "make check: the reference solutions do not build (make @sols)") if $built;
+make_path("$PRIVATE/ref");
+my %sha;
+for my $f (@sols, 'build/compare-dump') {
+    (my $name = $f) =~ s{.*/}{};
+    copy($f, "$PRIVATE/ref/$name") && chmod(0755, "$PRIVATE/ref/$name") or finish(2, "make check: cannot copy $f");
+    open my $fh, '<:raw', "$PRIVATE/ref/$name";
+    $sha{$name} = sha256_hex(do { local $/; <$fh> });
+}
+# A grader program that changed on disk since it was copied is never used.
+sub private_program {
+    my ($name) = @_;
+    open my $fh, '<:raw', "$PRIVATE/ref/$name" or finish(2, "make check: $name is gone");
+    finish(2, "make check: $name changed on disk while grading: stopped") if sha256_hex(do { local $/; <$fh> }) ne $sha{$name};
+    return "$PRIVATE/ref/$name";
+}
+
+# No GPU: one line, a results.json that says so, exit 2.
+{
+    my $prog = @sols ? private_program($sols[0]) : abs_path('./lab' . lab_number($labs[0]));
+    finish(2, "make check: nothing to probe the GPU with (make all first)") unless $prog && -x $prog;
+    my $probe = run($PRIVATE, 60, $prog, '--size', '4', '--reps', '1', '--quiet');
+    finish(2, "make check: $probe->{err_last}") if $probe->{status} == 2;
+}
+say_line(sprintf "make check: %s, %d labs, time budget %ds", $SUBMISSION, scalar @labs, $opt{budget});
+
+# ---- one lab ----
+
+sub kernels_file {
+    my ($lab) = @_;
+    my $n = lab_number($lab);
+    for my $f ("$SUBMISSION/$lab/kernels.cu", "$SUBMISSION/labs/$lab/kernels.cu", "$SUBMISSION/$lab.cu", "$SUBMISSION/lab$n.cu") {
+        return $f if -f $f;
     }
     return undef;
 }
 
 sub perf_fraction {
-    my ($t, $t_ref) = @_;
-    my $ratio = $t / $t_ref;
+    my ($ratio) = @_;
     return 0 if $ratio > 10;
     return 1 if $ratio <= 1.2;
     return 1.2 / $ratio;
 }
 
-my $seed = int(rand(2**31));
-my $first_sol = bin_of($labs[0], 'sol');
-my ($probe, undef, $probe_err) = run($first_sol, '--size', '64', '--reps', '1', '--quiet', '--seed', $seed);
-if ($probe == 2) {
-    print STDERR "make check: $probe_err\n";
-    exit 2;
+# The rows of a CSV as hashes, keyed by variant (the last row of a variant wins).
+sub csv_rows {
+    my ($path) = @_;
+    open my $fh, '<', $path or return {};
+    chomp(my $head = <$fh> // '');
+    my @cols = split /,/, $head;
+    my %rows;
+    while (my $line = <$fh>) {
+        chomp $line;
+        my @f = split /,/, $line, -1;
+        next unless @f == @cols;
+        my %r;
+        @r{@cols} = @f;
+        $rows{ $r{variant} } = \%r;
+    }
+    return \%rows;
 }
 
-printf "make check: seed %d, time limit %ds per run\n", $seed, $TIME_LIMIT;
-my $fmt = "%-18s | %-16s | %-6s | %10s | %10s | %6s | %6s | %s\n";
-printf $fmt, 'lab', 'variant', 'result', 'student ms', 'ref ms', 'ratio', 'points', 'note';
-my (@tests, $failed, $score, $max);
-for my $lab (@labs) {
-    my ($stu, $sol) = (bin_of($lab, 'lab'), bin_of($lab, 'sol'));
-    for my $v (variants_of($sol)) {
-        my @args = ('--variant', $v, '--quiet', '--seed', $seed);
-        unlink "$tmp/s.csv", "$tmp/r.csv";
-        my ($s_status, $s_note) = -x $stu ? run($stu, @args, '--csv', "$tmp/s.csv") : (127, "$stu was not built");
-        my ($r_status, $r_note) = run($sol, @args, '--csv', "$tmp/r.csv");
-        my $t = $s_status == 0 ? median_ms("$tmp/s.csv", $v) : undef;
-        my $t_ref = $r_status == 0 ? median_ms("$tmp/r.csv", $v) : undef;
-        my $pass = $s_status == 0 && defined $t;
-        my $pts = 0;
-        my $note = $s_note;
-        if ($pass) {
-            $pts = $CORRECT_PTS;
-            if (defined $t_ref && $t > 0) { $pts += $PERF_PTS * perf_fraction($t, $t_ref) }
-            else { $note = "reference did not run: $r_note" }
+# Time `variants` of a lab at its default size: student (s) and reference (r) programs
+# alternate, a short run of each and then a long one; each student run's dumps are checked
+# against the reference. Returns medians by variant (ts, tr), copy roofs, Gpoints/s, whether a
+# student run stopped early, and the scale its times need if they disagree with the wall clock.
+my %scale;
+sub time_abab {
+    my ($lab, $l, $work, $bin, $ref, $variants, $t) = @_;
+    my %a = (ts => {}, tr => {}, gpts => {}, roofs => [], abnormal => 0, scale => 1);
+    my @only = map { ('--variant', $_) } @$variants;
+    my ($short, $long) = (5, 5 + $opt{reps});
+    my %wall;
+    for my $run (['s', $short], ['r', $short], ['s', $long], ['r', $long]) {
+        if (budget_left() <= 0) {
+            push @{ $t->{$_}{fails} }, "not graded: the time budget ($opt{budget}s) ran out" for @$variants;
+            return \%a;
         }
-        $failed++ unless $pass;
-        $score += $pts;
-        $max += $CORRECT_PTS + $PERF_PTS;
-        my $ratio = defined $t && defined $t_ref && $t_ref > 0 ? sprintf("%.2f", $t / $t_ref) : '-';
-        printf $fmt, $lab, $v, $pass ? 'PASS' : 'FAIL', defined $t ? sprintf("%.4f", $t) : '-',
-            defined $t_ref ? sprintf("%.4f", $t_ref) : '-', $ratio, sprintf("%.1f", $pts), $note;
-        push @tests, {
-            name => "$lab $v",
-            score => 0 + sprintf("%.2f", $pts),
-            max_score => $CORRECT_PTS + $PERF_PTS,
-            status => $pass ? 'passed' : 'failed',
-            output => $pass ? "correct; median $t ms vs reference " . ($t_ref // '-') . " ms (x$ratio)"
-                            : "FAIL: $note (run $stu @args to see the mismatches)",
-        };
+        my ($who, $reps) = @$run;
+        my $seed = new_seed();
+        my $dir = $who eq 's' ? $work : $PRIVATE;
+        unlink "$dir/t.csv";
+        my $prog = $who eq 's' ? $bin : private_program($ref);
+        my $r = run($dir, $opt{'run-limit'}, $prog, @only, '--reps', $reps, '--seed', $seed, '--csv', "$dir/t.csv",
+                    '--dump', "$dir/def-%s.raw", '--quiet');
+        $wall{"$who$reps"} = $r->{wall};
+        $a{abnormal} ||= $who eq 's' && ($r->{timed_out} || $r->{signal} || $r->{status} > 1);
+        my $rows = csv_rows("$dir/t.csv");
+        my %refs;
+        for my $v (@$variants) {
+            my $row = $rows->{$v};
+            push @{ $a{roofs} }, $row->{copy_gbps} if $row && $row->{copy_gbps} > 0;
+            if ($who eq 'r') {
+                push @{ $a{tr}{$v} }, $row->{median_ms} if $row && $row->{status} eq 'PASS';
+                next;
+            }
+            if (!$row || $row->{status} ne 'PASS' || !-f "$dir/def-$v.raw") {
+                push @{ $t->{$v}{fails} }, 'default size: ' . ($row ? 'the program reported FAIL' : why_failed($r, $opt{'run-limit'}))
+                    unless !$row && $a{abnormal} && @$variants > 1;  # those get runs of their own
+                next;
+            }
+            my $kind = $l->{kind}{$v};
+            my $rf = "$PRIVATE/def-$kind.f64";
+            if (!$refs{$kind}) {
+                my $rr = run($PRIVATE, 600, private_program($ref), '--seed', $seed, '--variant', $v, '--dump-reference', $rf);
+                finish(2, "make check: the reference of $lab failed: $rr->{err_last}") if $rr->{status};
+                $refs{$kind} = 1;
+            }
+            my $c = run($PRIVATE, 600, private_program('compare-dump'), "$dir/def-$v.raw", $rf, @{ $l->{size} }, @{ $l->{tolerance} });
+            chomp(my $res = $c->{out});
+            if ($c->{status}) {
+                push @{ $t->{$v}{fails} }, "default size: output wrong ($res)";
+            } else {
+                push @{ $a{ts}{$v} }, $row->{median_ms};
+                $a{gpts}{$v} = $row->{gpts} if !defined $a{gpts}{$v} || $row->{gpts} > $a{gpts}{$v};
+            }
+        }
+        unlink glob("$dir/def-*.raw"), glob("$PRIVATE/def-*.f64");
     }
+    # The reported times must agree with the wall clock: the long run's extra reps cost the
+    # student's program, beyond what they cost the reference's (the same harness, the same
+    # fields), the extra time of its kernels.
+    my @timed = grep { $a{ts}{$_} && $a{tr}{$_} } @$variants;
+    if (@timed && !$a{abnormal}) {
+        my ($sum_s, $sum_r) = (0, 0);
+        $sum_s += $a{ts}{$_}[-1], $sum_r += $a{tr}{$_}[-1] for @timed;
+        my $extra = ($wall{"s$long"} - $wall{"s$short"}) - ($wall{"r$long"} - $wall{"r$short"});
+        my $implied = $sum_r + 1e3 * $extra / ($long - $short);
+        if ($implied > 1.25 * $sum_s + 0.1 * $sum_r + 1) {
+            $a{scale} = $implied / $sum_s;
+            push @{ $t->{$_}{notes} }, sprintf("the times the program reported (%.3f ms in all) disagree with the wall clock (%.3f ms): scaled by %.2f",
+                                               $sum_s, $implied, $a{scale}) for @timed;
+        }
+    }
+    return \%a;
 }
-my $json = JSON::PP->new->canonical->pretty;
-open my $out, '>', $RESULTS or die "make check: cannot write $RESULTS: $!\n";
-print $out $json->encode({ score => 0 + sprintf("%.2f", $score), tests => \@tests });
-close $out;
-printf "score %.1f of %d; %s written\n", $score, $max, $RESULTS;
-exit($failed ? 1 : 0);
+
+# Build every lab's kernels file at once (the compiler is the slow part), each against the
+# pristine harness and definition in its own scratch folder; vet it before and after.
+system(@make, map { "build/labs/$_/lab.o" } @labs) == 0 or finish(2, "make check: the lab definitions do not build");
+my (%work, %verdict, %builder);
+for my $lab (@labs) {
+    my $n = lab_number($lab);
+    my $student = kernels_file($lab);
+    if (!$student) {
+        $verdict{$lab} = "no kernels file submitted for $lab";
+        next;
+    }
+    my $work = $work{$lab} = tempdir("student-$lab-XXXXXX", TMPDIR => 1, CLEANUP => !$ENV{CHECK_KEEP});
+    system('cp', '-r', "$ROOT/common", "$ROOT/Makefile", $work) == 0 or finish(2, "make check: cannot copy the harness");
+    make_path("$work/labs/$lab", "$work/build/common", "$work/build/labs/$lab");
+    copy("$ROOT/labs/$lab/$_", "$work/labs/$lab/$_") for grep { -f "$ROOT/labs/$lab/$_" } qw(lab.c build.mk);
+    copy($_, "$work/$_") for glob("build/common/*.o"), "build/version.o", "build/version.c", "build/labs/$lab/lab.o";
+    copy($student, "$work/labs/$lab/kernels.cu");
+    my $pid = fork // die "check.pl: fork: $!\n";
+    if (!$pid) {
+        my $why = vet_source("$work/labs/$lab/kernels.cu", "$work/labs/$lab", "$work/common");
+        if (!$why) {
+            my $r = run($work, 900, 'make', '-s', ($arch ? "ARCH=$arch" : ()), 'COMMIT=student', "lab$n");
+            $why = "it does not build: " . ((grep { /error/i } split /\n/, $r->{err})[0] // $r->{err_last}) if $r->{status};
+        }
+        $why //= vet_object("$work/build/labs/$lab/kernels.o", "$work/lab$n", "$work/build/labs/$lab/lab.o",
+                            map { "$work/build/common/$_.o" } qw(check options reference star csv program harness main device));
+        open my $fh, '>', "$PRIVATE/verdict-$lab" or POSIX::_exit(1);
+        print $fh $why // '';
+        close $fh;
+        POSIX::_exit(0);
+    }
+    $builder{$pid} = $lab;
+}
+while (%builder) {
+    my $pid = waitpid(-1, 0);
+    last if $pid < 0;
+    my $lab = delete $builder{$pid} // next;
+    open my $fh, '<', "$PRIVATE/verdict-$lab";
+    $verdict{$lab} = $fh ? do { local $/; <$fh> } : "the build did not finish";
+}
+
+my $number = 0;
+my $all_correct = 1;
+for my $lab (@labs) {
+    $number++;
+    my $n = lab_number($lab);
+    my $ref = -f "$PRIVATE/ref/sol$n" ? "sol$n" : undef;
+    my $l = listing($ref ? private_program($ref) : "./lab$n");
+    my @variants = @{ $l->{variants} };
+    my %t;  # variant -> { fails => [...], notes => [...] }
+    $t{$_} = { fails => [], notes => [] } for @variants;
+    my $fail_all = sub { my ($why) = @_; push @{ $t{$_}{fails} }, $why for @variants };
+    my $work = $work{$lab};
+    my $bin;
+    if ($verdict{$lab}) {
+        my $why = $verdict{$lab} =~ /^no kernels file/ ? $verdict{$lab} : "refused: $verdict{$lab}";
+        $fail_all->($why);
+        say_line("$lab: $why");
+    } else {
+        $bin = "$work/lab$n";
+    }
+
+    # Correctness at the graded cases: the student's dumps against the pristine CPU reference.
+    # Without a reference solution (a student's release tree), the references come from the program
+    # built here: --dump-reference and --list run only the pristine definition's host code.
+    my $refprog = sub { $ref ? private_program($ref) : $bin };
+    my @cases = ((map { $_->{args} } grep { $_->{kinds}{grade} } @{ $l->{cases} }));
+    for my $case ($bin ? @cases : ()) {
+        if (budget_left() <= 0) { $fail_all->("not graded: the time budget ran out"); last }
+        my @args = shell_words($case);
+        my $cl = listing($refprog->(), @args);
+        # A variant that failed once has lost its correctness points: it is not run again.
+        my @owed = grep { !$cl->{refuses}{$_} && !@{ $t{$_}{fails} } } @variants;
+        next unless @owed;
+        my $seed = new_seed();
+        my @only = map { ('--variant', $_) } @owed;
+        my $r = run($work, $opt{'run-limit'}, $bin, @args, @only, '--reps', '1', '--seed', $seed, '--dump', "$work/out-%s.raw", '--quiet');
+        my %refs;
+        for my $v (@owed) {
+            my $dump = "$work/out-$v.raw";
+            if (!-f $dump && @owed > 1) {
+                # No output: wrong, or never run because another variant stopped the program. Alone,
+                # it gets its own chance.
+                $r = run($work, $opt{'run-limit'}, $bin, @args, '--variant', $v, '--reps', '1', '--seed', $seed, '--dump', $dump, '--quiet');
+            }
+            if (!-f $dump) {
+                push @{ $t{$v}{fails} }, "$case: " . why_failed($r, $opt{'run-limit'});
+                next;
+            }
+            my $kind = $cl->{kind}{$v};
+            my $rf = "$PRIVATE/ref-$kind.f64";
+            if (!$refs{$kind}) {
+                my $rr = run($PRIVATE, 600, $refprog->(), @args, '--seed', $seed, '--variant', $v, '--dump-reference', $rf);
+                finish(2, "make check: the reference of $lab at '$case' failed: $rr->{err_last}") if $rr->{status};
+                $refs{$kind} = 1;
+            }
+            my $c = run($PRIVATE, 600, private_program('compare-dump'), $dump, $rf, @{ $cl->{size} }, @{ $cl->{tolerance} });
+            chomp(my $res = $c->{out});
+            push @{ $t{$v}{fails} }, "$case: output wrong (relative L2 error, bad points, NaN, points: $res)" if $c->{status};
+            unlink $dump;
+        }
+        unlink glob("$PRIVATE/ref-*.f64"), glob("$work/out-*.raw");
+    }
+
+    # compute-sanitizer on the lab's first sanitize case: a race or a bad access costs correctness.
+    my ($san) = map { $_->{args} } grep { $_->{kinds}{sanitize} } @{ $l->{cases} };
+    if ($bin && $san && $opt{sanitize} && budget_left() > 0) {
+        for my $tool (qw(memcheck racecheck)) {
+            my @san = ('compute-sanitizer', '--tool', $tool, '--error-exitcode', '99');
+            my @clean = grep { !@{ $t{$_}{fails} } } @variants;
+            last unless @clean;
+            my $r = run($work, 2 * $opt{'run-limit'}, @san, $bin, shell_words($san), (map { ('--variant', $_) } @clean), '--reps', '1', '--quiet');
+            next if $r->{status} == 0 && $r->{out} =~ /(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)/;
+            for my $v (@clean) {  # which one
+                my $r1 = run($work, 2 * $opt{'run-limit'}, @san, $bin, shell_words($san), '--variant', $v, '--reps', '1', '--quiet');
+                next if $r1->{status} == 0 || $r1->{status} == 2;  # clean, or refused at this case
+                my ($summary) = $r1->{out} =~ /((?:ERROR|RACECHECK) SUMMARY: \d+ \w+)/;
+                push @{ $t{$v}{fails} }, "$tool at '$san': " . ($summary // why_failed($r1, 2 * $opt{'run-limit'}));
+            }
+        }
+    }
+
+    # Timing at the default size, student and reference alternating (ABAB), and correctness there.
+    my (%ts, %tr, %gpts, @roofs);
+    my ($contended, $scale) = (0, 1);
+    if ($bin && $ref && budget_left() > 0) {
+        my @todo = grep { !$l->{refuses}{$_} && !@{ $t{$_}{fails} } } @variants;
+        my $abab = @todo ? time_abab($lab, $l, $work, $bin, $ref, \@todo, \%t) : {ts => {}, tr => {}, gpts => {}, roofs => [], scale => 1};
+        # A run that stopped early: every variant it did not report gets runs of its own.
+        if ($abab->{abnormal}) {
+            for my $v (grep { !$abab->{ts}{$_} && !@{ $t{$_}{fails} } } @todo) {
+                my $one = time_abab($lab, $l, $work, $bin, $ref, [$v], \%t);
+                $abab->{ts}{$v} = $one->{ts}{$v} if $one->{ts}{$v};
+                $abab->{tr}{$v} = $one->{tr}{$v} if $one->{tr}{$v};
+                $abab->{gpts}{$v} = $one->{gpts}{$v} if $one->{gpts}{$v};
+                push @{ $abab->{roofs} }, @{ $one->{roofs} };
+                $scale{$v} = $one->{scale};
+            }
+        }
+        %ts = %{ $abab->{ts} };
+        %tr = %{ $abab->{tr} };
+        %gpts = %{ $abab->{gpts} };
+        @roofs = @{ $abab->{roofs} };
+        $scale = $abab->{scale};
+        if (@roofs) {
+            my ($lo, $hi) = (sort { $a <=> $b } @roofs)[0, -1];
+            $contended = $hi > 1.10 * $lo;
+            push @{ $t{$_}{notes} }, sprintf("copy roofs %.0f-%.0f GB/s: the GPU was shared, performance not graded", $lo, $hi)
+                for $contended ? @variants : ();
+        }
+    }
+
+    # Points.
+    for my $v (@variants) {
+        my $x = $t{$v};
+        my $correct = $bin && !@{ $x->{fails} };
+        my ($pts, $max, @out) = (0, $CORRECT_PTS + $PERF_PTS);
+        if ($correct) {
+            $pts = $CORRECT_PTS;
+            push @out, 'correct at ' . (@cases + 1) . ' cases' . ($san && $opt{sanitize} ? ', memcheck and racecheck clean' : '');
+            if ($ts{$v} && $tr{$v} && !$contended) {
+                my ($t_s) = sort { $a <=> $b } @{ $ts{$v} };
+                my ($t_r) = sort { $a <=> $b } @{ $tr{$v} };
+                $t_s *= $scale{$v} // $scale;
+                my $ratio = $t_s / $t_r;
+                my $perf = $PERF_PTS * perf_fraction($ratio);
+                $pts += $perf;
+                push @out, sprintf("median %.4f ms, reference %.4f ms: %.2f x the reference, %.2f of %d performance points", $t_s, $t_r, $ratio, $perf, $PERF_PTS);
+            } elsif ($contended) {
+                $max = $CORRECT_PTS;
+            } elsif (!$l->{refuses}{$v}) {
+                push @out, 'not timed: ' . ($ref ? 'the reference did not run' : 'no reference solution in this tree');
+                $max = $CORRECT_PTS unless $ref;
+            } else {
+                push @out, "not timed: the reference refuses the default size ($l->{refuses}{$v})";
+                $max = $CORRECT_PTS;
+            }
+        } else {
+            $all_correct = 0;
+            my @f = @{ $x->{fails} };
+            push @out, 'FAIL: ' . ($f[0] // 'not graded'), (@f > 1 ? ('(' . (@f - 1) . ' more: ' . join('; ', @f[1 .. ($#f < 3 ? $#f : 3)]) . ')') : ());
+        }
+        push @out, @{ $x->{notes} };
+        push @tests, { name => "$lab $v", number => "$number." . (1 + (grep { $variants[$_] eq $v } 0 .. $#variants)[0]),
+                       score => 0 + sprintf("%.2f", $pts), max_score => $max,
+                       status => $correct ? 'passed' : 'failed', output => join("\n", @out) };
+        say_line(sprintf "%-22s %-16s %5.2f / %2d  %s", $lab, $v, $pts, $max, $out[0]);
+    }
+    my ($best) = sort { $b <=> $a } values %gpts;
+    push @leaderboard, { name => "lab $n Gpoints/s", value => 0 + sprintf("%.1f", $best), order => 'desc' } if defined $best;
+    write_results('grading: ' . ($number < @labs ? "lab $number of " . scalar @labs . ' done' : 'done'));
+    remove_tree($work) if $work && !$ENV{CHECK_KEEP};
+}
+
+my $score = 0;
+my $max = 0;
+$score += $_->{score}, $max += $_->{max_score} for @tests;
+say_line(sprintf "score %.1f of %d; %s written", $score, $max, $RESULTS);
+finish($all_correct ? 0 : 1);

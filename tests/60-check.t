@@ -1,81 +1,127 @@
 #!/usr/bin/env perl
-# make check, the grader: without a GPU it says so (exit 2); on a GPU the untouched skeletons
-# FAIL every variant (exit 1), a student tree holding the solutions passes (exit 0), and a lab
-# that hangs or faults costs only its own variant.
+# make check, the grader. Without a GPU: exit 2, one line, a valid results.json. On a GPU: the
+# untouched skeletons get no points; the solutions, graded as a student's files, get every
+# point; each cheating or broken kernels file of tests/cheats/gpu-*.cu gets what its `expect:`
+# line says (fail: no points; pass: its correctness points; timed: graded with a time that
+# includes its work) while the other labs of the same run are graded as usual.
 use strict;
 use warnings;
 use lib 'tests';
 use Test::More;
+use File::Copy;
+use File::Path qw(make_path);
 use JSON::PP;
 use TestLib;
 
+my $dir = tmpdir();
 my @labs = labs();
+
+sub results {
+    my ($path) = @_;
+    open my $fh, '<:raw', $path or return undef;
+    my $json = do { local $/; <$fh> };
+    my $r = eval { JSON::PP->new->utf8->decode($json) };
+    return $r;
+}
+
+sub gradescope_shape {
+    my ($res, $what) = @_;
+    ok($res && defined $res->{score} && ref $res->{tests} eq 'ARRAY' && defined $res->{output}
+        && defined $res->{execution_time} && $res->{visibility} && $res->{stdout_visibility},
+        "$what: results.json is valid UTF-8 JSON in Gradescope's format");
+    my @bad = grep { !defined $_->{name} || !defined $_->{score} || !defined $_->{max_score} || !$_->{status}
+                     || !defined $_->{output} || !defined $_->{number} } @{ $res->{tests} || [] };
+    is(scalar @bad, 0, "$what: every test has name, number, score, max_score, status, output");
+}
+
 {
     local $ENV{CUDA_VISIBLE_DEVICES} = '';
-    my $r = run('perl', 'common/check.pl', @labs);
+    my $r = run('perl', 'common/check.pl', '--results', "$dir/nogpu.json");
     is($r->{status}, 2, 'make check without a GPU: exit 2');
     like($r->{err}, qr/^make check: \S+: no CUDA device found \(.+\)\n\z/, 'one line saying so');
+    my $res = results("$dir/nogpu.json");
+    gradescope_shape($res, 'without a GPU');
+    like($res->{output} // '', qr/no CUDA device/, 'results.json says why nothing was graded');
 }
 unless (has_gpu()) {
     done_testing();
     exit 0;
 }
 
-sub results {
-    my ($path) = @_;
-    open my $fh, '<', $path or return undef;
-    return decode_json(do { local $/; <$fh> });
-}
-my $dir = tmpdir();
-my $n_variants = 0;
-$n_variants += scalar variants_of(sol_bin($_)) for @labs;
+my %n_variants = map { ($_ => scalar variants_of(sol_bin($_))) } @labs;
+my $total = 0;
+$total += $_ for values %n_variants;
 
-# 1. The untouched skeletons.
-my $r = run("CHECK_RESULTS=$dir/skel.json perl common/check.pl @labs");
+# 1. The untouched skeletons: no points, quickly (a variant that failed is not run again).
+my $r = run('perl', 'common/check.pl', '--results', "$dir/skel.json", '--no-sanitize');
 is($r->{status}, 1, 'make check on the untouched skeletons: exit 1') or diag($r->{out} . $r->{err});
 my $res = results("$dir/skel.json");
-ok($res && @{ $res->{tests} } == $n_variants, "results.json has one test per variant ($n_variants)");
-is(scalar(grep { $_->{status} eq 'failed' && $_->{score} == 0 } @{ $res->{tests} || [] }), $n_variants,
+gradescope_shape($res, 'skeletons');
+is(scalar @{ $res->{tests} || [] }, $total, "one test per variant ($total)");
+is(scalar(grep { $_->{status} eq 'failed' && $_->{score} == 0 } @{ $res->{tests} || [] }), $total,
     'every skeleton variant failed with 0 points');
 
-# 2. A student tree whose labs are the solutions, with one hanging and one faulting kernel.
-my $tree = "$dir/tree";
-mkdir $tree;
-system("cp -r Makefile common labs solutions tests $tree/") == 0 or die 'cp';
-for my $lab (@labs) { system("cp solutions/$lab/*.cu $tree/labs/$lab/") == 0 or die 'cp' }
-my $b = run("make -s -C $tree -j8 all");
-is($b->{status}, 0, 'the student tree builds') or diag($b->{err});
-$r = run("cd $tree && CHECK_RESULTS=$dir/good.json perl common/check.pl @labs");
-is($r->{status}, 0, 'make check on the solutions: exit 0') or diag($r->{out} . $r->{err});
-$res = results("$dir/good.json");
-is(scalar(grep { $_->{status} eq 'passed' && $_->{score} >= 7 } @{ $res->{tests} || [] }), $n_variants,
-    'every variant passed with its correctness points');
-
-sub plant {
-    my ($file, $from, $to) = @_;
-    open my $in, '<', $file or die "$file: $!";
-    my $text = do { local $/; <$in> };
-    my $ok = $text =~ s/\Q$from\E/$to/;
-    open my $out, '>', $file or die;
-    print $out $text;
-    return $ok;
+# 2. The solutions as a student's files: every point (correct, sanitizers clean, within 1.2x).
+my $sub = "$dir/solutions";
+for my $lab (@labs) {
+    make_path("$sub/$lab");
+    copy("solutions/$lab/kernels.cu", "$sub/$lab/kernels.cu") or die;
 }
-ok(plant("$tree/labs/lab1_diff1d/diff1d.cu", "        float4 c = f4[q];\n",
-    "        for (long long t0 = clock64(); clock64() - t0 < (1ll << 62);) {}\n        float4 c = f4[q];\n"),
-    'planted a hang in lab1 vec4');
-ok(plant("$tree/labs/lab2_naive7pt/naive7pt.cu",
-    "out[s] = on_face(x, y, z, nx, ny, nz) ? in[s] : star7(in, s, sy, sz);",
-    "out[s + (1ull << 40)] = on_face(x, y, z, nx, ny, nz) ? in[s] : star7(in, s, sy, sz);"),
-    'planted an out-of-bounds write in lab2 naive');
-$b = run("make -s -C $tree -j8 all");
-is($b->{status}, 0, 'the broken tree builds');
-$r = run("cd $tree && CHECK_TIME_LIMIT=20 CHECK_RESULTS=$dir/bad.json perl common/check.pl @labs");
-is($r->{status}, 1, 'make check with a hang and a fault: exit 1');
-$res = results("$dir/bad.json");
-my %status = map { ($_->{name} => $_->{status}) } @{ $res->{tests} || [] };
-is($status{'lab1_diff1d vec4'}, 'failed', 'the hanging variant failed');
-like($r->{out}, qr/lab1_diff1d\s+\|\s+vec4\s+\|\s+FAIL.*timed out/, 'and the table says it timed out');
-is($status{'lab2_naive7pt naive'}, 'failed', 'the faulting variant failed');
-is($status{'lab1_diff1d naive'}, 'passed', 'the other variants of the hanging lab were still graded');
-is($status{'lab2_naive7pt bad_mapping'}, 'passed', 'the other variant of the faulting lab was still graded');
+$r = run('perl', 'common/check.pl', '--submission', $sub, '--results', "$dir/good.json", '--budget', 1500);
+is($r->{status}, 0, 'make check on the solutions: exit 0') or diag($r->{out} . $r->{err});
+print map { "# $_\n" } split /\n/, $r->{out};
+$res = results("$dir/good.json");
+gradescope_shape($res, 'solutions');
+my @full = grep { $_->{status} eq 'passed' && $_->{score} == $_->{max_score} && $_->{max_score} == 10 } @{ $res->{tests} || [] };
+is(scalar @full, $total, 'every variant got all 10 points') or diag(join "\n", map { "$_->{name}: $_->{score}/$_->{max_score} $_->{output}" } @{ $res->{tests} || [] });
+ok(@{ $res->{leaderboard} || [] } >= @labs, 'a leaderboard entry (best Gpoints/s) per lab');
+
+# 3. Cheating and broken kernels files, one per lab in a run; the runs are short (fewer reps,
+# a short time limit per program run).
+my %cheats;
+for my $f (sort glob 'tests/cheats/gpu-*.cu') {
+    open my $fh, '<', $f or die;
+    my $text = do { local $/; <$fh> };
+    my ($lab) = $text =~ m{^// lab: (\S+)}m;
+    my ($expect) = $text =~ m{^// expect: (.+)$}m;
+    push @{ $cheats{$lab} }, { file => $f, expect => { map { split /=/ } split ' ', $expect } };
+}
+my $round = 0;
+while (grep { @$_ } values %cheats) {
+    $round++;
+    my $cs = "$dir/cheats$round";
+    my %in_round;
+    for my $lab (@labs) {
+        my $c = shift @{ $cheats{$lab} || [] } or next;
+        make_path("$cs/$lab");
+        copy($c->{file}, "$cs/$lab/kernels.cu") or die;
+        $in_round{$lab} = $c;
+    }
+    my $sanitize = grep { $_->{file} =~ /race/ } values %in_round;
+    $r = run('perl', 'common/check.pl', '--submission', $cs, '--results', "$dir/cheats$round.json", '--reps', 10,
+        '--run-limit', 30, '--labs', join(',', sort keys %in_round), ($sanitize ? () : '--no-sanitize'));
+    isnt($r->{status}, 2, "cheats round $round: graded (exit $r->{status})") or diag($r->{err});
+    print map { "# $_\n" } split /\n/, $r->{out};
+    $res = results("$dir/cheats$round.json");
+    gradescope_shape($res, "cheats round $round");
+    my %test = map { ($_->{name} => $_) } @{ $res->{tests} || [] };
+    for my $lab (sort keys %in_round) {
+        my $c = $in_round{$lab};
+        for my $v (sort keys %{ $c->{expect} }) {
+            my $t = $test{"$lab $v"};
+            my $want = $c->{expect}{$v};
+            my $what = "$c->{file}: $lab $v";
+            ok($t, "$what is graded") or next;
+            if ($want eq 'fail') {
+                ok($t->{status} eq 'failed' && $t->{score} == 0, "$what: no points ($t->{output})");
+            } elsif ($want eq 'pass') {
+                ok($t->{status} eq 'passed' && $t->{score} >= 7, "$what: still graded, its correctness points ($t->{score})");
+            } elsif ($want eq 'timed') {
+                my ($ratio) = $t->{output} =~ /([\d.]+) x the reference/;
+                ok($t->{status} eq 'passed' && defined $ratio && $ratio > 0.8,
+                    "$what: timed with its work (" . ($ratio // '?') . " x the reference)");
+            }
+        }
+    }
+}
 done_testing();

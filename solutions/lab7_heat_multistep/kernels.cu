@@ -531,12 +531,23 @@ struct tb_grid {
     int strips_or_tiles_x, tiles_y, chunks, chunk;
 };
 
+// Blocks of each kernel one SM holds at once, asked once: the occupancy query costs more host
+// time than a pass of a small problem takes on the GPU.
+static int tb_blocks_per_sm(int dims)
+{
+    static int per_sm[2];
+    if (!per_sm[dims - 2]) {
+        if (dims == 2) CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[0], heat_tb2, 32 * TB_WARPS, 0));
+        else CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[1], heat_tb3, 32 * W3, SMEM3));
+    }
+    return per_sm[dims - 2];
+}
+
 static struct tb_grid tb_plan(const struct problem *p)
 {
     struct tb_grid g;
-    int per_sm = 0;
+    int per_sm = tb_blocks_per_sm(p->dims);
     if (p->dims == 2) {
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, heat_tb2, 32 * TB_WARPS, 0));
         g.strips_or_tiles_x = (int)ceil_div(p->n[0], TB_W - 2 * TB_T);
         g.tiles_y = 1;
         size_t want = (size_t)TB_WAVES * per_sm * TB_WARPS * p->sm_count;
@@ -544,7 +555,6 @@ static struct tb_grid tb_plan(const struct problem *p)
         g.chunk = (int)ceil_div(p->n[1], g.chunks > 0 ? g.chunks : 1);
         g.chunks = (int)ceil_div(p->n[1], g.chunk);
     } else {
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, heat_tb3, 32 * W3, SMEM3));
         g.strips_or_tiles_x = (int)ceil_div(p->n[0], VX3);
         g.tiles_y = (int)ceil_div(p->n[1], VY3);
         size_t tiles = (size_t)g.strips_or_tiles_x * g.tiles_y, want = (size_t)TB_WAVES * per_sm * p->sm_count;
