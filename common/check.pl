@@ -48,6 +48,7 @@ my $RESULTS = abs_path(dirname($opt{results})) . '/' . (split m{/}, $opt{results
 my $SUBMISSION = abs_path($opt{submission} // "$ROOT/labs");
 my $START = time;
 chdir $ROOT or die "check.pl: $ROOT: $!\n";
+delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL)};  # make's own runs are ours, not a parent make's jobs
 
 # ---- results.json, written on every path ----
 

@@ -100,18 +100,31 @@ static void fields_free(struct fields *F)
 // The seed of the run: the validation run has the seed of the command line, timed run i its own.
 static uint64_t run_seed(uint64_t seed, int i) { return i < 0 ? seed : mix64(seed ^ (0x5eedull << 32) ^ (uint64_t)i); }
 
-// The host copies of the input fields of a run (host_in[f], or `into` when given).
-static void host_inputs(const struct lab *lab, size_t count, uint64_t seed, float *const *into)
+// The host copies of the input fields of a run, one array per input field in `into`.
+static void host_inputs(const struct lab *lab, const struct problem *p, uint64_t seed, float *const *into)
 {
-    for (int f = 0, k = 0; f < lab->n_fields; f++)
-        if (lab->fields[f].role == FIELD_IN) fill_random(into[k++], count, field_seed(seed, f));
+    for (int f = 0, k = 0; f < lab->n_fields; f++) {
+        if (lab->fields[f].role != FIELD_IN) continue;
+        if (lab->input) lab->input(p, f, seed, into[k++]);
+        else fill_random(into[k++], points(p->n), field_seed(seed, f));
+    }
 }
 
 // Before a run: fresh inputs, NaN in every output and scratch array (their guards included).
-static void prepare_run(const struct fields *F, uint64_t seed)
+static void prepare_run(const struct fields *F, const struct problem *p, uint64_t seed)
 {
+    static float *staging;  // a lab's own inputs are made on the host
+    static size_t staged;
     for (int f = 0; f < F->lab->n_fields; f++) {
-        if (F->lab->fields[f].role == FIELD_IN)
+        if (F->lab->fields[f].role == FIELD_IN && F->lab->input) {
+            if (staged < F->count) {
+                free(staging);
+                staging = xmalloc(F->count * sizeof *staging);
+                staged = F->count;
+            }
+            F->lab->input(p, f, seed, staging);
+            CUDA_CHECK(cudaMemcpy(F->dev[f], staging, F->count * sizeof *staging, cudaMemcpyHostToDevice));
+        } else if (F->lab->fields[f].role == FIELD_IN)
             device_fill_random(F->dev[f], F->count, field_seed(seed, f));
         else
             CUDA_CHECK(cudaMemsetAsync(F->dev[f] - F->guard, POISON_BYTE,
@@ -195,7 +208,7 @@ static void reference_of(const struct options *o, const struct fields *F, int ki
         for (int k = 0; k < n_in; k++) in[k] = inputs[k];
     } else {  // a timed run's inputs, made here and dropped after
         for (int k = 0; k < n_in; k++) tmp[k] = xmalloc(F->count * sizeof(float));
-        host_inputs(o->lab, F->count, seed, tmp);
+        host_inputs(o->lab, &o->prob, seed, tmp);
         for (int k = 0; k < n_in; k++) in[k] = tmp[k];
     }
     o->lab->reference(&o->prob, kind, in, ref);
@@ -218,7 +231,7 @@ static struct result run_variant(const struct options *o, const struct variant *
         reference_of(o, F, v->kind, o->seed, inputs, R->val);
         R->val_kind = v->kind;
     }
-    prepare_run(F, run_seed(o->seed, -1));
+    prepare_run(F, p, run_seed(o->seed, -1));
     if (launch_and_wait(v, p, F, r.note, sizeof r.note)) {
         r.cuda_error = 1;
         return r;
@@ -243,7 +256,7 @@ static struct result run_variant(const struct options *o, const struct variant *
     for (int i = 0; i < 2; i++) CUDA_CHECK(cudaEventCreate(&ev[i]));
     double *ms = xmalloc((size_t)o->reps * sizeof *ms);
     for (int i = 0; i < total && !r.note[0]; i++) {
-        prepare_run(F, run_seed(o->seed, i));
+        prepare_run(F, p, run_seed(o->seed, i));
         device_spin(SPIN_US);
         CUDA_CHECK(cudaEventRecord(ev[0], 0));
         v->launch(p, &F->ctx);
@@ -444,7 +457,7 @@ static void analytic_error(const struct lab *lab, const struct variant *v, const
 {
     size_t count = points(p->n);
     lab->smooth(p, v->kind, h_in, exact);
-    prepare_run(F, 0);
+    prepare_run(F, p, 0);
     int in_field = -1;
     for (int f = 0; f < lab->n_fields && in_field < 0; f++)
         if (lab->fields[f].role == FIELD_IN) in_field = f;
@@ -662,7 +675,7 @@ static int write_reference(const struct options *o)
     float *in[MAX_FIELDS] = {0};
     for (int k = 0; k < n_in; k++) in[k] = xmalloc(count * sizeof(float));
     double *ref = xmalloc(count * sizeof *ref);
-    host_inputs(lab, count, o->seed, in);
+    host_inputs(lab, &o->prob, o->seed, in);
     lab->reference(&o->prob, lab->variants[o->selected[0]].kind, (const float *const *)in, ref);
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp", o->dump_reference);
@@ -726,7 +739,7 @@ int lab_main(const struct lab *lab, int argc, char **argv)
     float *inputs[MAX_FIELDS] = {0};
     for (int f = 0, k = 0; f < lab->n_fields; f++)
         if (lab->fields[f].role == FIELD_IN) inputs[k++] = F.host_in[f];
-    host_inputs(lab, count, o.seed, inputs);
+    host_inputs(lab, &o.prob, o.seed, inputs);
 
     FILE *log = o.quiet ? NULL : stdout;
     if (!o.quiet) {

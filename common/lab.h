@@ -136,6 +136,10 @@ struct lab {
     // + rtol * |ref|. tolerance() may replace the fixed values (error grows with the steps).
     double l2_tol, atol, rtol;
     void (*tolerance)(const struct problem *p, double *l2, double *atol, double *rtol);
+    // Optional: the data of input field `field` (its index among the fields) for the run seeded
+    // `seed`, made on the host and copied before every run; by default inputs are uniform random
+    // in [-1, 1), made on the GPU.
+    void (*input)(const struct problem *p, int field, unsigned long long seed, float *a);
     // Double-precision CPU reference of the answer of `kind` from the input fields.
     void (*reference)(const struct problem *p, int kind, const float *const *in, double *ref);
     // Optional: a smooth input and its analytic answer (with the lab's boundary rule), for the

@@ -10,17 +10,17 @@ use TestLib;
 my @labs = labs();
 ok(@labs >= 2, "labs found: @labs");
 for my $lab (@labs) {
-    for my $bin (lab_bin($lab), sol_bin($lab)) {
+    for my $bin (programs($lab)) {
         ok(-x $bin, "$bin is built");
         my $r = run($bin, '--help');
         is($r->{status}, 0, "$bin --help exits 0");
         like($r->{out}, qr/^variants:/m, "$bin --help lists its variants");
     }
-    my $l = listing(sol_bin($lab));
+    my $l = listing(ref_bin($lab));
     ok($l && @{ $l->{variants} } >= 2, "$lab: --list names its variants: @{ $l ? $l->{variants} : [] }");
     ok($l && $l->{csv} && $l->{tolerance}, "$lab: --list gives the CSV columns and the tolerance");
     is_deeply([ variants_of(lab_bin($lab)) ], $l ? $l->{variants} : [], "$lab: skeleton and solution have the same variants");
-    for my $obj ("build/labs/$lab/kernels.o", "build/solutions/$lab/kernels.o") {
+    for my $obj ("build/labs/$lab/kernels.o", has_solutions() ? "build/solutions/$lab/kernels.o" : ()) {
         my @defined = map { (split ' ')[2] // () } grep { /^\S+ [A-TV-Z] / } `nm $obj 2>/dev/null`;
         ok(@defined, "$obj defines symbols");
         my @bad = grep { /^(main|LAB)$/ } @defined;

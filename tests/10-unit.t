@@ -7,7 +7,7 @@ use lib 'tests';
 use Test::More;
 use TestLib;
 
-for my $cmd ('build/tests/unit', map { sol_bin($_) . ' --self-test' } labs()) {
+for my $cmd ('build/tests/unit', map { ref_bin($_) . ' --self-test' } labs()) {
     my $r = run($cmd);
     my @not_ok = grep { /^not ok/ } split /\n/, $r->{out};
     my ($plan) = $r->{out} =~ /^1\.\.(\d+)/m;

@@ -17,7 +17,7 @@ my @bad = (
     [ '--diffusion', '9' ],   [ '--dump', "$dir/%d.raw" ], [ '--dump-reference', "$dir/r.f64" ],
 );
 for my $lab (labs()) {
-    for my $bin (lab_bin($lab), sol_bin($lab)) {
+    for my $bin (programs($lab)) {
         for my $args (@bad) {
             my $csv = "$dir/out.csv";
             unlink $csv;
@@ -41,7 +41,7 @@ for my $lab (labs()) {
 
 # --dump-reference needs no GPU: the CPU reference of the seed's input, float64, x fastest.
 for my $lab (labs()) {
-    my $bin = sol_bin($lab);
+    my $bin = ref_bin($lab);
     local $ENV{CUDA_VISIBLE_DEVICES} = '';
     my ($v) = variants_of($bin);
     my $l = listing($bin, '--size', '7');
@@ -56,9 +56,9 @@ for my $lab (labs()) {
 # --profile without Nsight Compute: one line naming it.
 SKIP: {
     skip 'ncu is installed here: --profile runs (tested with the GPU)', 2 if system('command -v ncu >/dev/null 2>&1') == 0;
-    my $r = run('./sol2', '--profile');
+    my $r = run(ref_bin('lab2_naive7pt'), '--profile');
     is($r->{status}, 2, '--profile without ncu: exit 2');
-    like($r->{err}, qr/^sol2: --profile needs Nsight Compute \(ncu\)[^\n]*\n\z/, 'one line naming ncu');
+    like($r->{err}, qr/^(sol|lab)2: --profile needs Nsight Compute \(ncu\)[^\n]*\n\z/, 'one line naming ncu');
 }
 
 # A missing tool is one line naming what to install.

@@ -8,6 +8,7 @@ use lib 'tests';
 use Test::More;
 use TestLib;
 
+plan skip_all => 'no solutions/ here (a student release): the skeletons have nothing to match' unless has_solutions();
 for my $lab (labs()) {
     my $src = "solutions/$lab/kernels.cu";
     my $skel = "labs/$lab/kernels.cu";

@@ -43,7 +43,7 @@ sub gradescope_shape {
     gradescope_shape($res, 'without a GPU');
     like($res->{output} // '', qr/no CUDA device/, 'results.json says why nothing was graded');
 }
-unless (has_gpu()) {
+unless (has_gpu() && has_solutions()) {
     done_testing();
     exit 0;
 }

@@ -7,6 +7,7 @@ use lib 'tests';
 use Test::More;
 use TestLib;
 
+plan skip_all => 'no solutions/ here (a student release): the course\'s own GPU tests need them' unless has_solutions();
 plan skip_all => 'no CUDA GPU here: compute-sanitizer memcheck, racecheck, synccheck not run' unless has_gpu();
 plan skip_all => 'compute-sanitizer not installed' if system('command -v compute-sanitizer >/dev/null') != 0;
 for my $lab (labs()) {

@@ -8,7 +8,7 @@ use Exporter 'import';
 use File::Temp qw(tempdir);
 use lib 'common';
 use Course qw(labs lab_bin sol_bin listing variants_of cases_of shell_words);
-our @EXPORT = qw(run labs lab_bin sol_bin has_gpu variants_of cases_of listing shell_words tmpdir);
+our @EXPORT = qw(run labs lab_bin sol_bin ref_bin programs has_solutions has_gpu variants_of cases_of listing shell_words tmpdir);
 
 my $TMP = tempdir(CLEANUP => 1);
 sub tmpdir { return tempdir(DIR => $TMP) }
@@ -32,4 +32,9 @@ sub run {
 }
 
 sub has_gpu { return system('nvidia-smi -L >/dev/null 2>&1') == 0 }
+
+# The student's release (make release) has no solutions/: its tests use the lab programs alone.
+sub has_solutions { return -d 'solutions' }
+sub programs { my ($lab) = @_; return has_solutions() ? (lab_bin($lab), sol_bin($lab)) : (lab_bin($lab)) }
+sub ref_bin { my ($lab) = @_; return has_solutions() ? sol_bin($lab) : lab_bin($lab) }
 1;

@@ -12,9 +12,10 @@
 #include <string.h>
 
 #include "lab.h"
+#include "reference.h"
 #include "tap.h"
 
-enum { DIFFUSION };  // p->param[DIFFUSION]
+enum { DIFFUSION, DISCS };  // p->param[...]
 
 static const char *validate(const struct problem *p)
 {
@@ -75,6 +76,37 @@ static void heat_steps(const struct problem *p, const float *in, double *out)
         nxt = t;
     }
     free(b);
+}
+
+// The initial field: uniform random in [-1, 1), or with --discs N, N hot discs (spheres in 3D)
+// at 1 on a cold plate at 0, placed by the seed: the picture of the handout.
+static void input(const struct problem *p, int field, unsigned long long seed, float *a)
+{
+    const size_t nx = p->n[0], ny = p->n[1], nz = p->n[2], count = nx * ny * nz;
+    const int discs = (int)p->param[DISCS];
+    if (discs == 0) {
+        fill_random(a, count, field_seed(seed, field));
+        return;
+    }
+    double c[64][3], r2[64];
+    size_t small = nx < ny ? nx : ny;
+    if (p->dims == 3 && nz < small) small = nz;
+    for (int k = 0; k < discs; k++) {
+        for (int d = 0; d < 3; d++) c[k][d] = (0.15 + 0.7 * (random_value(seed, 4 * k + d) + 1) / 2) * p->n[d];
+        double r = (0.04 + 0.06 * (random_value(seed, 4 * k + 3) + 1) / 2) * small;
+        r2[k] = r * r;
+    }
+#pragma omp parallel for collapse(2)
+    for (size_t z = 0; z < nz; z++)
+        for (size_t y = 0; y < ny; y++)
+            for (size_t x = 0; x < nx; x++) {
+                float v = 0;
+                for (int k = 0; k < discs; k++) {
+                    double dx = x - c[k][0], dy = y - c[k][1], dz = p->dims == 3 ? z - c[k][2] : 0;
+                    if (dx * dx + dy * dy + dz * dz <= r2[k]) v = 1;
+                }
+                a[(z * ny + y) * nx + x] = v;
+            }
 }
 
 static void reference(const struct problem *p, int kind, const float *const *in, double *ref)
@@ -216,6 +248,7 @@ static const struct lab_case CASES[] = {
     {"test grade", "--size 33x9x100 --steps 5"},
     {"test grade", "--size 3x4x5 --steps 2"},
     {"test grade", "--size 130x67x41 --steps 10 --diffusion 0.1666"},
+    {"test grade", "--size 300x200 --steps 40 --discs 5"},
     {"test", "--size 512x512x512 --steps 32"},
     {"small sanitize", "--size 160x90 --steps 9"},
     {"sanitize", "--size 70x45x37 --steps 4"},
@@ -233,13 +266,15 @@ const struct lab LAB = {
     .default_n = {8192, 8192, 1},
     .min_n = {1, 1, 1},
     .default_steps = 64,
-    .params = (const struct lab_param[]){{"diffusion", "D = alpha dt / h^2: at most 1/4 in 2D, 1/6 in 3D", 0.15, 0, 1}},
-    .n_params = 1,
+    .params = (const struct lab_param[]){{"diffusion", "D = alpha dt / h^2: at most 1/4 in 2D, 1/6 in 3D", 0.15, 0, 1},
+                                         {"discs", "0: a random initial field; N: N hot discs on a cold plate", 0, 0, 64}},
+    .n_params = 2,
     .validate = validate,
     .fields = (const struct field[]){{"u0", FIELD_IN}, {"u", FIELD_OUT}, {"tmp", FIELD_SCRATCH}},
     .n_fields = 3,
     .bytes_per_point = 8,  // one step reads u and writes u' once
     .tolerance = tolerance,
+    .input = input,
     .reference = reference,
     .smooth = smooth,
     .analytic_check = 1,

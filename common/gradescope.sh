@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# make gradescope: the autograder zip for Gradescope (a GPU-equipped autograder image with the
+# CUDA Toolkit). Gradescope unpacks it in /autograder, runs setup.sh once and run_autograder for
+# each submission: the student's kernels files are in /autograder/submission (as labN_name.cu,
+# labN_name/kernels.cu or a whole labs/ folder), the grade goes to /autograder/results/results.json.
+# AUTOGRADER_ROOT replaces /autograder (the tests run it in a folder of their own).
+set -euo pipefail
+zip=${1:?usage: gradescope.sh OUT.zip}
+cd "$(dirname "$0")/.."
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/source"
+git ls-files -z | xargs -0 cp --parents -t "$stage/source"
+cat > "$stage/setup.sh" <<'SETUP'
+#!/usr/bin/env bash
+# Once per autograder image: what the grader needs besides the CUDA Toolkit.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends make gcc g++ perl binutils >/dev/null
+command -v nvcc >/dev/null || { echo "setup.sh: nvcc not found: the autograder image needs the CUDA Toolkit 12 or newer" >&2; exit 1; }
+make -C "$(dirname "$0")/source" -s all
+SETUP
+cat > "$stage/run_autograder" <<'RUN'
+#!/usr/bin/env bash
+# One submission: grade it against this tree; results.json is written whatever happens.
+root=${AUTOGRADER_ROOT:-/autograder}
+mkdir -p "$root/results"
+cd "$root/source" || exit 2
+make -s all >/dev/null 2>&1
+# shellcheck disable=SC2086  # CHECK_ARGS is a list of options
+perl common/check.pl --submission "$root/submission" --results "$root/results/results.json" ${CHECK_ARGS:-}
+exit 0
+RUN
+chmod +x "$stage/setup.sh" "$stage/run_autograder"
+mkdir -p "$(dirname "$zip")"
+rm -f "$zip"
+(cd "$stage" && zip -qr - setup.sh run_autograder source) > "$zip"
+echo "make gradescope: $zip"
