@@ -519,9 +519,7 @@ static int run_convergence(struct options *o)
         const struct variant *v = &lab->variants[o->selected[s]];
         double prev = NAN;
         for (int c = 0; c < lab->n_conv; c++) {
-            struct problem p = conv_problem(o, lab->conv_n[c]);
-            p.sm_count = biggest.sm_count;
-            p.smem_optin = biggest.smem_optin;
+            struct problem p = conv_problem(o, lab->conv_n[c]);  // o->prob knows the GPU by now
             if (v->refuse(&p)) continue;
             if (lab->setup) lab->setup(&p);
             struct fields F;
