@@ -47,6 +47,7 @@ GetOptions(\%opt, 'submission=s', 'results=s', 'budget=i', 'labs=s', 'run-limit=
 my $RESULTS = abs_path(dirname($opt{results})) . '/' . (split m{/}, $opt{results})[-1];
 my $SUBMISSION = abs_path($opt{submission} // "$ROOT/labs");
 my $START = time;
+$| = 1;  # the table as it is made: a grader stopped by a time limit still shows how far it got
 chdir $ROOT or die "check.pl: $ROOT: $!\n";
 delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL)};  # make's own runs are ours, not a parent make's jobs
 

@@ -303,18 +303,21 @@ __device__ __forceinline__ void tb2_row(const float *__restrict__ u, float *__re
         const float *a = ring[t - 1][SLOT(PH, t + 1)], *b = ring[t - 1][SLOT(PH, t)], *c = ring[t - 1][SLOT(PH, t - 1)];
         const float left = __shfl_up_sync(FULL_MASK, b[3], 1), right = __shfl_down_sync(FULL_MASK, b[0], 1);
         float next[4];
+        if (t > steps || row <= 0 || row >= ny - 1) {  // steps past S, y faces, rows outside the grid
 #pragma unroll
-        for (int k = 0; k < 4; k++) next[k] = b[k];  // faces, rows outside the grid, steps past S
-        if (t <= steps && row > 0 && row < ny - 1) {
+            for (int k = 0; k < 4; k++) next[k] = b[k];
+        } else {
 #pragma unroll
             for (int k = 0; k < 4; k++) {
-                // TODO(student): next[k] = the new value of column k unless keep[k] (an x face):
-                // b[k] + D * (up a[k] + down c[k] + left (b[k-1], or `left` from the lane
-                // before for k = 0) + right (b[k+1], or `right` for k = 3) - 4 b[k]).
+                next[k] = b[k];
+                // TODO(student): next[k] = the new value of column k, or b[k] where keep[k] (an
+                // x face): b[k] + D * (up a[k] + down c[k] + left (b[k-1], or `left` from the
+                // lane before for k = 0) + right (b[k+1], or `right` for k = 3) - 4 b[k]).
                 // BEGIN SOLUTION
                 const float l = k > 0 ? b[k - 1] : left, r = k < 3 ? b[k + 1] : right;
                 const float sum = (a[k] + c[k]) + (l + r);
-                if (!keep[k]) next[k] = fmaf(D, fmaf(-4.f, b[k], sum), b[k]);
+                const float x = fmaf(D, fmaf(-4.f, b[k], sum), b[k]);
+                next[k] = keep[k] ? b[k] : x;
                 // END SOLUTION
             }
         }
