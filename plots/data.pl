@@ -12,8 +12,8 @@
 #                                            CSV_HEADER in common/csv.c, in place
 #
 # GPU is a data file's name without .csv (default: the H100 the course ships data for).
-# Only the rows of the last bench session in a file are used: those with the commit of its
-# last row.
+# Only the rows of each lab's last bench session in a file are used: those with the commit of
+# that lab's last row.
 use strict;
 use warnings;
 use sort 'stable';
@@ -39,12 +39,13 @@ sub read_csv {
     return @rows;
 }
 
-# The rows of the last session: the commit of the last row.
+# The rows of each lab's last bench session: the commit of that lab's last row (a lab re-run on
+# its own, after a change to its kernels, replaces its rows and leaves the others').
 sub latest {
     my @rows = @_;
-    return () unless @rows;
-    my $commit = $rows[-1]{commit};
-    return grep { $_->{commit} eq $commit } @rows;
+    my %commit;
+    $commit{ $_->{lab} } = $_->{commit} for @rows;
+    return grep { $_->{commit} eq $commit{ $_->{lab} } } @rows;
 }
 
 sub gpu_file { my ($gpu, $suffix) = @_; return "data/" . ($gpu || $DEFAULT_GPU) . "$suffix.csv" }
