@@ -67,7 +67,7 @@ my %ALLOWED = map { $_ => 1 } qw(
     cudaMemset cudaMemsetAsync cudaFuncSetCacheConfig
     atexit __cxa_atexit __dso_handle __gxx_personality_v0 __cxa_guard_acquire __cxa_guard_release
     __cxa_guard_abort _Unwind_Resume __stack_chk_fail __assert_fail
-    memcpy memset memmove strlen snprintf
+    memcpy memset memmove strlen snprintf __snprintf_chk __memcpy_chk __memset_chk __memmove_chk
     lab_cuda_failed laplacian_coefficients
 );
 

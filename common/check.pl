@@ -41,7 +41,7 @@ use Vet qw(vet_source vet_object);
 
 my ($CORRECT_PTS, $PERF_PTS) = (7, 3);
 my %opt = (budget => $ENV{CHECK_BUDGET} // 600, results => $ENV{CHECK_RESULTS} // 'results.json',
-           'run-limit' => $ENV{CHECK_TIME_LIMIT} // 180, reps => 100, sanitize => 1);
+           'run-limit' => $ENV{CHECK_TIME_LIMIT} // 180, reps => 30, sanitize => 1);
 GetOptions(\%opt, 'submission=s', 'results=s', 'budget=i', 'labs=s', 'run-limit=i', 'reps=i', 'sanitize!')
     or die "usage: check.pl [--submission DIR] [--results FILE] [--budget S] [--labs a,b] [--run-limit S]\n";
 my $RESULTS = abs_path(dirname($opt{results})) . '/' . (split m{/}, $opt{results})[-1];
