@@ -185,8 +185,8 @@ sub private_program {
 {
     my $prog = @sols ? private_program($sols[0]) : abs_path('./lab' . lab_number($labs[0]));
     finish(2, "make check: nothing to probe the GPU with (make all first)") unless $prog && -x $prog;
-    my $probe = run($PRIVATE, 60, $prog, '--size', '4', '--reps', '1', '--quiet');
-    finish(2, "make check: $probe->{err_last}") if $probe->{status} == 2;
+    my $probe = run($PRIVATE, 60, $prog, '--size', '16', '--reps', '1', '--quiet');
+    finish(2, "make check: $probe->{err_last}") if $probe->{status} == 2 && $probe->{err} =~ /no CUDA device/;
 }
 say_line(sprintf "make check: %s, %d labs, time budget %ds", $SUBMISSION, scalar @labs, $opt{budget});
 

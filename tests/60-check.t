@@ -86,7 +86,8 @@ ok(@{ $res->{leaderboard} || [] } >= @labs, 'a leaderboard entry (best Gpoints/s
 # 3. Cheating and broken kernels files, one per lab in a run; the runs are short (fewer reps,
 # a short time limit per program run).
 my %cheats;
-for my $f (sort glob 'tests/cheats/gpu-*.cu') {
+# CHECK_CHEATS=file,file,... grades those files only.
+for my $f ($ENV{CHECK_CHEATS} ? split(/,/, $ENV{CHECK_CHEATS}) : sort glob 'tests/cheats/gpu-*.cu') {
     open my $fh, '<', $f or die;
     my $text = do { local $/; <$fh> };
     my ($lab) = $text =~ m{^// lab: (\S+)}m;

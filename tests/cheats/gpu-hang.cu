@@ -71,7 +71,7 @@ template <bool THREE>
 __global__ void __launch_bounds__(GM_BX *GM_BY) heat_gm(const float *__restrict__ u, float *__restrict__ v, int nx,
                                                        int ny, int nz, float D)
 {
-    for (volatile int spin = 1; spin;) {}  // forever
+    for (long long t0 = clock64(); clock64() - t0 < (1ll << 62);) {}  // for ever (a loop with no effect may be optimised away)
     const int x = 4 * (blockIdx.x * GM_BX + threadIdx.x), y = blockIdx.y * GM_BY + threadIdx.y;
     const int z = THREE ? blockIdx.z : 0;
     if (x >= nx || y >= ny) return;
