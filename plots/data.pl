@@ -7,6 +7,11 @@
 #   perl plots/data.pl convergence GPU LAB   n, h, max error per variant (gnuplot input)
 #   perl plots/data.pl table1 GPU VARIANT    lab 5's Mpoints/s by order, one block per volume
 #   perl plots/data.pl measured [GPU]        model and ncu-measured read redundancy per variant
+#   perl plots/data.pl lab7fs GPU            lab 7: Gpoint-steps/s of fused_sN and its speed-up over gm
+#   perl plots/data.pl lab7variants GPU      lab 7: Gpoint-steps/s of every variant and the 1-step bound
+#   perl plots/data.pl lab7sizes GPU         lab 7: Gpoint-steps/s against the 2D size, one block per variant
+#   perl plots/data.pl lab7_3d GPU           lab 7: the 3D rows (variant, size, steps, Gpoint-steps/s, bound)
+#   perl plots/data.pl lab7heatmap GPU [F]   lab 7: the heat map's file, its size and steps (nothing if absent)
 #   perl plots/data.pl tables [FILE...]      rewrite the marked tables in README.md and handouts/
 #   perl plots/data.pl migrate FILE...       bring a CSV written under an older header up to
 #                                            CSV_HEADER in common/csv.c, in place
@@ -130,6 +135,104 @@ sub cmd_measured {
     @keys = sort { $lab_of{$a} <=> $lab_of{$b} } @keys;  # by lab; within a lab, as first logged
     print "# label model measured\n";
     print "\"$_\" $last{$_}\n" for @keys;
+}
+
+# ---- lab 7 (heat_multistep): the figures' inputs. Gpoint-steps/s is the CSV's gpts (output
+# points x steps / time); the single-step bound of a row is its copy bandwidth / 8 bytes (one
+# float read and one written per point and step). Each command starts with a line
+# "# commit C size S steps T" (the session and its default problem) for the figures' titles.
+my $LAB7 = 'lab7_heat_multistep';
+
+sub lab7_rows {
+    my ($gpu) = @_;
+    my $path = gpu_file($gpu, '');
+    return () unless -e $path;
+    return grep { $_->{lab} eq $LAB7 && $_->{status} eq 'PASS' } latest(read_csv($path));
+}
+
+sub lab7_bound { my ($r) = @_; return $r->{copy_gbps} / 8 }
+
+# The rows of the lab's default problem: its headline rows (the first line of bench.args).
+sub lab7_default {
+    my @rows = headline_rows(@_);
+    return () unless @rows;
+    my $d = $rows[0];
+    return grep { size_of($_) eq size_of($d) && $_->{steps} == $d->{steps} } @rows;
+}
+
+sub lab7_head {
+    my ($r) = @_;
+    printf "# commit %s size %s steps %d\n", $r->{commit}, size_of($r), $r->{steps};
+}
+
+# N, fused_sN's Gpoint-steps/s, gm's, and the speed-up fused_sN / gm, at the default size.
+sub cmd_lab7fs {
+    my @rows = lab7_default(lab7_rows(@_));
+    my ($gm) = grep { $_->{variant} eq 'gm' } @rows;
+    return unless $gm;
+    my @fused = sort { $a->[0] <=> $b->[0] } map { $_->{variant} =~ /^fused_s(\d+)$/ ? [ $1, $_ ] : () } @rows;
+    return unless @fused;
+    lab7_head($gm);
+    print "# N gpts gm_gpts speedup\n";
+    printf "%d %.3f %.3f %.4f\n", $_->[0], $_->[1]{gpts}, $gm->{gpts}, $_->[1]{gpts} / $gm->{gpts} for @fused;
+}
+
+# Every variant at the default size, in the ladder's order, with the single-step bound.
+sub cmd_lab7variants {
+    my @rows = lab7_default(lab7_rows(@_));
+    return unless @rows;
+    my %by = map { $_->{variant} => $_ } @rows;
+    my @order = grep { $by{$_} } ('gm', 'shm', (map { "fused_s$_" } 1 .. 8), 'tb');
+    lab7_head($rows[0]);
+    print "# variant gpts bound\n";
+    printf "%s %.3f %.3f\n", $_, $by{$_}{gpts}, lab7_bound($by{$_}) for @order;
+}
+
+# Gpoint-steps/s against the 2D size (square grids at the default steps), one gnuplot block
+# per variant measured at more than one size (gm, fused_s4, tb in bench.args).
+sub cmd_lab7sizes {
+    my @all = lab7_rows(@_);
+    my @def = lab7_default(@all);
+    return unless @def;
+    my $steps = $def[0]{steps};
+    my @rows = grep { $_->{nz} == 1 && $_->{nx} == $_->{ny} && $_->{steps} == $steps } @all;
+    my (%by, @vars);
+    for my $r (@rows) {
+        push @vars, $r->{variant} unless $by{ $r->{variant} };
+        push @{ $by{ $r->{variant} } }, $r;
+    }
+    @vars = grep { @{ $by{$_} } > 1 } @vars;
+    return unless @vars;
+    lab7_head($def[0]);
+    for my $i (0 .. $#vars) {
+        my $v = $vars[$i];
+        print "\n\n" if $i;  # gnuplot's blocks (index i): two blank lines between
+        print "$v n gpts bound\n";
+        printf "%d %.3f %.3f\n", $_->{nx}, $_->{gpts}, lab7_bound($_) for sort { $a->{nx} <=> $b->{nx} } @{ $by{$v} };
+    }
+}
+
+# The 3D rows: variant, size, steps, Gpoint-steps/s, bound.
+sub cmd_lab7_3d {
+    my @rows = grep { $_->{nz} > 1 } lab7_rows(@_);
+    return unless @rows;
+    lab7_head($rows[0]);
+    print "# variant size steps gpts bound\n";
+    printf "%s %s %d %.3f %.3f\n", $_->{variant}, size_of($_), $_->{steps}, $_->{gpts}, lab7_bound($_) for @rows;
+}
+
+# The heat map: data/GPU-lab7-heatmap.f32 (or FILE), raw float32, x fastest, a square grid
+# (`--dump` of the last line of bench.args). Prints "FILE N N STEPS COMMIT": STEPS and COMMIT
+# from the lab's row of an N x N grid in the CSV, '-' where there is none. Nothing when the
+# file is missing or not a square grid of floats.
+sub cmd_lab7heatmap {
+    my ($gpu, $file) = @_;
+    $file //= "data/" . ($gpu || $DEFAULT_GPU) . "-lab7-heatmap.f32";
+    my $bytes = -s $file or return;
+    my $n = int(sqrt($bytes / 4) + 0.5);
+    return unless $bytes % 4 == 0 && $n * $n * 4 == $bytes;
+    my ($r) = grep { $_->{nx} == $n && $_->{ny} == $n && $_->{nz} == 1 } reverse lab7_rows($gpu);
+    printf "%s %d %d %s %s\n", $file, $n, $n, $r ? $r->{steps} : '-', $r ? $r->{commit} : '-';
 }
 
 sub fmt_table {
@@ -366,7 +469,13 @@ elsif ($cmd eq 'tables') { cmd_tables(@ARGV) }
 elsif ($cmd eq 'table1') { cmd_table1(@ARGV) }
 elsif ($cmd eq 'measured') { cmd_measured(@ARGV) }
 elsif ($cmd eq 'migrate') { cmd_migrate(@ARGV) }
+elsif ($cmd eq 'lab7fs') { cmd_lab7fs(@ARGV) }
+elsif ($cmd eq 'lab7variants') { cmd_lab7variants(@ARGV) }
+elsif ($cmd eq 'lab7sizes') { cmd_lab7sizes(@ARGV) }
+elsif ($cmd eq 'lab7_3d') { cmd_lab7_3d(@ARGV) }
+elsif ($cmd eq 'lab7heatmap') { cmd_lab7heatmap(@ARGV) }
 else {
     die "usage: data.pl bandwidth GPU | convergence GPU LAB | table1 GPU VARIANT | measured [GPU]\n"
-        . "       | tables [FILE...] | migrate FILE...\n";
+        . "       | tables [FILE...] | migrate FILE...\n"
+        . "       | lab7fs GPU | lab7variants GPU | lab7sizes GPU | lab7_3d GPU | lab7heatmap GPU [FILE]\n";
 }
