@@ -33,7 +33,11 @@ if (@missing) {
 }
 
 # The Makefile's compile command for a kernels file: build/%.o: %.cu -> $(NVCC) $(NVFLAGS) -c $< -o $@
-my $r = run('make', '-s', '--no-print-directory', '--eval', 'vet-test-flags: ; @echo $(NVCC) $(NVFLAGS)', 'vet-test-flags');
+my $r = do {
+    local @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL)};
+    delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL)};
+    run('make', '-s', '--no-print-directory', '--eval', 'vet-test-flags: ; @echo $(NVCC) $(NVFLAGS)', 'vet-test-flags');
+};
 my ($nvcc, @flags) = shellwords($r->{out});
 ok($r->{status} == 0 && $nvcc && grep({ $_ eq '-Icommon' } @flags), "the Makefile's command: $nvcc @flags")
     or do { diag($r->{err}); done_testing(); exit 0 };
