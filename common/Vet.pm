@@ -9,7 +9,7 @@
 #                                   program; no constructor, destructor or code run before main;
 #                                   no system call instruction
 # Each returns undef when the file is acceptable, else one line saying why not.
-# tests/55-vet.t runs both on the cheating files tests/cheats/static-*.cu and on every honest file.
+# tests/55-vet.t runs both on the cheating files tests/cheats/static-*.patch (applied to the solutions) and on every honest file.
 package Vet;
 use strict;
 use warnings;

@@ -1,6 +1,6 @@
 #!/usr/bin/env perl
 # common/Vet.pm, what make check runs before any of a student's code: every cheating kernels file
-# of tests/cheats/static-*.cu is refused by vet_source or vet_object for the reason its
+# of tests/cheats/static-*.patch (applied to its lab's solution) is refused by vet_source or vet_object for the reason its
 # `expect: rejected REGEX` line names (the refusal line must match REGEX), and no honest kernels
 # file is refused (the solutions, the untouched skeletons). A file marked `expect: not static:
 # WHY` is an attack no static check can see: skipped, saying why. Every file is compiled as the
@@ -44,19 +44,15 @@ ok($r->{status} == 0 && $nvcc && grep({ $_ eq '-Icommon' } @flags), "the Makefil
 
 # ---- the files ----
 my @jobs;
-for my $file (sort glob 'tests/cheats/static-*.cu') {
-    open my $fh, '<', $file or die "$file: $!";
-    my @head = map { scalar <$fh> // '' } 1 .. 4;
-    chomp @head;
-    my %job = (file => $file, kind => 'cheat');
-    ($job{what}) = $head[1] =~ m{^// Cheat: (\S.*)$};
-    ($job{lab}) = $head[2] =~ m{^// lab: (\S+)$};
-    if ($head[3] =~ m{^// expect: rejected (\S.*)$}) { $job{expect} = $1 }
-    elsif ($head[3] =~ m{^// expect: not static: (\S.*)$}) { $job{not_static} = $1 }
+for my $patch (sort glob 'tests/cheats/static-*.patch') {
+    my $c = cheat($patch);
+    my %job = (file => $c ? $c->{file} : $patch, name => $patch, kind => 'cheat', what => $c && $c->{what}, lab => $c && $c->{lab});
+    my $expect = $c ? $c->{expect} // '' : '';
+    if ($expect =~ m{^rejected (\S.*)$}) { $job{expect} = $1 }
+    elsif ($expect =~ m{^not static: (\S.*)$}) { $job{not_static} = $1 }
     my $re = defined $job{expect} ? eval { qr/$job{expect}/ } : undef;
-    ok($head[0] eq '// SPDX-License-Identifier: MIT' && $job{what} && $job{lab} && (grep { $_ eq $job{lab} } @labs)
-        && ($re || $job{not_static}),
-       "$file: its header says what it tries, its lab and what to expect")
+    ok($c && $job{what} && (grep { $_ eq $job{lab} } @labs) && ($re || $job{not_static}),
+       "$patch: applies to its lab's solution; its header says what it tries, its lab and what to expect")
         or next;
     $job{re} = $re;
     push @jobs, \%job;

@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
 # make check, the grader. Without a GPU: exit 2, one line, a valid results.json. On a GPU: the
 # untouched skeletons get no points; the solutions, graded as a student's files, get every
-# point; each cheating or broken kernels file of tests/cheats/gpu-*.cu gets what its `expect:`
+# point; each cheating or broken kernels file of tests/cheats/gpu-*.patch gets what its `expect:`
 # line says (fail: no points; pass: its correctness points; timed: graded with a time that
 # includes its work) while the other labs of the same run are graded as usual.
 use strict;
@@ -87,12 +87,9 @@ ok(@{ $res->{leaderboard} || [] } >= @labs, 'a leaderboard entry (best Gpoints/s
 # a short time limit per program run).
 my %cheats;
 # CHECK_CHEATS=file,file,... grades those files only.
-for my $f ($ENV{CHECK_CHEATS} ? split(/,/, $ENV{CHECK_CHEATS}) : sort glob 'tests/cheats/gpu-*.cu') {
-    open my $fh, '<', $f or die;
-    my $text = do { local $/; <$fh> };
-    my ($lab) = $text =~ m{^// lab: (\S+)}m;
-    my ($expect) = $text =~ m{^// expect: (.+)$}m;
-    push @{ $cheats{$lab} }, { file => $f, expect => { map { split /=/ } split ' ', $expect } };
+for my $f ($ENV{CHECK_CHEATS} ? split(/,/, $ENV{CHECK_CHEATS}) : sort glob 'tests/cheats/gpu-*.patch') {
+    my $c = cheat($f) or die "$f: does not apply to its lab's solution\n";
+    push @{ $cheats{ $c->{lab} } }, { file => $c->{file}, name => $f, expect => { map { split /=/ } split ' ', $c->{expect} } };
 }
 my $round = 0;
 while ($part{cheats} && grep { @$_ } values %cheats) {
@@ -105,7 +102,7 @@ while ($part{cheats} && grep { @$_ } values %cheats) {
         copy($c->{file}, "$cs/$lab/kernels.cu") or die;
         $in_round{$lab} = $c;
     }
-    my $sanitize = grep { $_->{file} =~ /race/ } values %in_round;
+    my $sanitize = grep { $_->{name} =~ /race/ } values %in_round;
     $r = run('perl', 'common/check.pl', '--submission', $cs, '--results', "$dir/cheats$round.json", '--reps', 10,
         '--run-limit', 30, '--labs', join(',', sort keys %in_round), ($sanitize ? () : '--no-sanitize'));
     isnt($r->{status}, 2, "cheats round $round: graded (exit $r->{status})") or diag($r->{err});
@@ -118,7 +115,7 @@ while ($part{cheats} && grep { @$_ } values %cheats) {
         for my $v (sort keys %{ $c->{expect} }) {
             my $t = $test{"$lab $v"};
             my $want = $c->{expect}{$v};
-            my $what = "$c->{file}: $lab $v";
+            my $what = "$c->{name}: $lab $v";
             ok($t, "$what is graded") or next;
             if ($want eq 'fail') {
                 ok($t->{status} eq 'failed' && $t->{score} == 0, "$what: no points ($t->{output})");

@@ -8,7 +8,7 @@ use Exporter 'import';
 use File::Temp qw(tempdir);
 use lib 'common';
 use Course qw(labs lab_bin sol_bin listing variants_of cases_of shell_words);
-our @EXPORT = qw(run labs lab_bin sol_bin ref_bin programs has_solutions has_gpu variants_of cases_of listing shell_words tmpdir);
+our @EXPORT = qw(run labs lab_bin sol_bin ref_bin programs has_solutions has_gpu variants_of cases_of listing shell_words tmpdir cheat);
 
 my $TMP = tempdir(CLEANUP => 1);
 sub tmpdir { return tempdir(DIR => $TMP) }
@@ -37,4 +37,25 @@ sub has_gpu { return system('nvidia-smi -L >/dev/null 2>&1') == 0 }
 sub has_solutions { return -d 'solutions' }
 sub programs { my ($lab) = @_; return has_solutions() ? (lab_bin($lab), sol_bin($lab)) : (lab_bin($lab)) }
 sub ref_bin { my ($lab) = @_; return has_solutions() ? sol_bin($lab) : lab_bin($lab) }
+# A cheating kernels file of tests/cheats/NAME.patch: its header (# Cheat: what it tries, # lab:,
+# # expect:) and the patch to the lab's solution that makes it. The file is made as
+# build/cheats/NAME.cu (two folders down, as tests/cheats/, so relative paths in it mean the
+# same). Returns { name, what, lab, expect, file }, or undef when the patch does not apply.
+sub cheat {
+    my ($patch) = @_;
+    open my $fh, '<', $patch or return undef;
+    my %c = (name => $patch);
+    while (my $line = <$fh>) {
+        last unless $line =~ /^# (Cheat|lab|expect): (.*?)\s*$/;
+        $c{ $1 eq 'Cheat' ? 'what' : $1 } = $2;
+    }
+    return undef unless $c{lab} && -f "solutions/$c{lab}/kernels.cu";
+    (my $base = $patch) =~ s{.*/}{};
+    $base =~ s/\.patch$//;
+    mkdir 'build';
+    mkdir 'build/cheats';
+    $c{file} = "build/cheats/$base.cu";
+    system('patch', '-s', '-o', $c{file}, "solutions/$c{lab}/kernels.cu", $patch) == 0 or return undef;
+    return \%c;
+}
 1;
