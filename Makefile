@@ -8,8 +8,8 @@ SHELL := /bin/bash
 
 NVCC ?= nvcc
 CC := gcc
-NVCC_PATH := $(shell command -v $(NVCC) 2>/dev/null)
-CUDA_HOME ?= $(if $(NVCC_PATH),$(patsubst %/bin/nvcc,%,$(NVCC_PATH)),/usr/local/cuda)
+# The toolkit's folder as nvcc itself reports it: the nvcc on PATH may be a wrapper elsewhere.
+CUDA_HOME ?= $(or $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/^\#\$$ TOP=//p'),/usr/local/cuda)
 
 # GPU target: the GPU in this machine (compute capability from nvidia-smi), else a portable
 # default that any GPU CUDA 12+ supports runs through its PTX. Override with ARCH=sm_90.

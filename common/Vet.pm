@@ -44,6 +44,21 @@ sub capture {
     return ($?, $out);
 }
 
+# The CUDA toolkit's folder, as nvcc itself reports it (nvcc on PATH may be a wrapper script
+# elsewhere, e.g. /usr/local/bin/nvcc that execs the toolkit's).
+my $CUDA_ROOT;
+sub cuda_root {
+    return $CUDA_ROOT if defined $CUDA_ROOT;
+    my $tmp = tempdir('vet-XXXXXX', TMPDIR => 1);
+    my $cu = "$tmp/empty.cu";
+    if (open my $fh, '>', $cu) { close $fh }
+    my (undef, $out) = capture($tmp, {}, $NVCC, '--dryrun', '-c', $cu, '-o', "$tmp/empty.o");
+    remove_tree($tmp);
+    my ($top) = $out =~ /^#\$ TOP=(\S+)\s*$/m;
+    $CUDA_ROOT = defined $top ? abs_path($top) // '' : '';
+    return $CUDA_ROOT;
+}
+
 # The compiler's own include directories (gcc's, the CUDA toolkit's): headers a kernels file may read.
 my @SYSTEM_DIRS;
 sub system_include_dirs {
@@ -55,7 +70,7 @@ sub system_include_dirs {
             push @dirs, map { s/^\s+|\s+$//gr } split /\n/, $1;
         }
     }
-    (my $cuda = `command -v $NVCC 2>/dev/null`) =~ s{/bin/nvcc\s*$}{};
+    my $cuda = cuda_root();
     push @dirs, "$cuda/include", "$cuda/targets" if $cuda;
     return @SYSTEM_DIRS = grep { -d } map { abs_path($_) // $_ } @dirs;
 }
@@ -269,7 +284,7 @@ sub program_symbols {
         @wanted{ keys %{ $SYMBOLS{$key}[1] } } = ();
     };
     $add->($_) for @objects;
-    (my $cuda = `command -v $NVCC 2>/dev/null`) =~ s{/bin/nvcc\s*$}{};
+    my $cuda = cuda_root();
     for my $a (grep { -f } "$cuda/lib64/libcudart_static.a", "$cuda/targets/x86_64-linux/lib/libcudart_static.a") {
         $add->($a);
         last;
