@@ -57,7 +57,7 @@ $total += $_ for values %n_variants;
 # 1. The untouched skeletons: no points, quickly (a variant that failed is not run again).
 my ($r, $res);
 if ($part{skeletons}) {
-$r = run('perl', 'common/check.pl', '--results', "$dir/skel.json", '--no-sanitize');
+$r = run('perl', 'common/check.pl', '--results', "$dir/skel.json", '--no-sanitize', '--labs', join(',', @labs));
 is($r->{status}, 1, 'make check on the untouched skeletons: exit 1') or diag($r->{out} . $r->{err});
 $res = results("$dir/skel.json");
 gradescope_shape($res, 'skeletons');
