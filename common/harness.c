@@ -452,16 +452,15 @@ static int lab_setup(struct options *o, struct device *dev, double *copy_gbps)
 // Run variant v once on the lab's smooth input for problem p; max and RMS error against the
 // analytic answer. h_in, exact, h_out: host buffers of points(p->n).
 static void analytic_error(const struct lab *lab, const struct variant *v, const struct problem *p,
-                           struct fields *F, float *h_in, double *exact, float *h_out, double *max_err,
+                           struct fields *F, float *const *h_in, double *exact, float *h_out, double *max_err,
                            double *rms_err)
 {
     size_t count = points(p->n);
     lab->smooth(p, v->kind, h_in, exact);
     prepare_run(F, p, 0);
-    int in_field = -1;
-    for (int f = 0; f < lab->n_fields && in_field < 0; f++)
-        if (lab->fields[f].role == FIELD_IN) in_field = f;
-    CUDA_CHECK(cudaMemcpy(F->dev[in_field], h_in, count * sizeof(float), cudaMemcpyHostToDevice));
+    for (int f = 0, k = 0; f < lab->n_fields; f++)
+        if (lab->fields[f].role == FIELD_IN)
+            CUDA_CHECK(cudaMemcpy(F->dev[f], h_in[k++], count * sizeof(float), cudaMemcpyHostToDevice));
     if (v->prepare) v->prepare(p);
     v->launch(p, &F->ctx);
     CUDA_CHECK(cudaGetLastError());
@@ -493,6 +492,7 @@ static struct problem conv_problem(const struct options *o, size_t n)
 {
     struct problem p = o->prob;
     for (int d = 0; d < MAX_DIMS; d++) p.n[d] = d < p.dims ? n : 1;
+    problem_source(o->lab, &p);
     return p;
 }
 
@@ -508,7 +508,9 @@ static int run_convergence(struct options *o)
     int rc = lab_setup(o, &dev, &copy_gbps);
     if (rc) return rc;
     size_t count = points(biggest.n);
-    float *h_in = xmalloc(count * sizeof *h_in), *h_out = xmalloc(count * sizeof *h_out);
+    float *h_in[MAX_FIELDS] = {0}, *h_out = xmalloc(count * sizeof *h_out);
+    for (int f = 0, k = 0; f < lab->n_fields; f++)
+        if (lab->fields[f].role == FIELD_IN) h_in[k++] = xmalloc(count * sizeof(float));
     double *exact = xmalloc(count * sizeof *exact);
     struct conv_row *rows = xmalloc((size_t)lab->n_conv * (size_t)o->n_selected * sizeof *rows);
     if (!o->quiet)
@@ -546,7 +548,7 @@ static int run_convergence(struct options *o)
         struct conv_rows cr = {dev.name, labname, rows, nrows};
         if (csv_append(o->csv, write_conv, &cr, "gpu,lab,variant,n,h,max_err,rms_err,commit")) ok = 0;
     }
-    free(h_in);
+    for (int k = 0; k < MAX_FIELDS; k++) free(h_in[k]);
     free(h_out);
     free(exact);
     free(rows);
@@ -771,7 +773,7 @@ int lab_main(const struct lab *lab, int argc, char **argv)
         for (int i = 0; i < ran; i++) {
             const struct variant *v = &lab->variants[o.selected[i]];
             double mx, rms, top = 0;
-            analytic_error(lab, v, &o.prob, &F, inputs[0], R.val, h_out, &mx, &rms);
+            analytic_error(lab, v, &o.prob, &F, inputs, R.val, h_out, &mx, &rms);
             for (size_t k = 0; k < count; k++) top = fmax(top, fabs(R.val[k]));
             // A grid too thin for the smooth input (the mode vanishes at every point) checks nothing.
             const char *verdict = !lab->analytic_check ? ""

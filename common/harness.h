@@ -45,6 +45,8 @@ int parse_size(const char *s, int min_dims, int max_dims, size_t n[MAX_DIMS], in
                char *err, size_t errlen);
 void problem_tolerance(const struct lab *lab, const struct problem *p, double *l2, double *atol,
                        double *rtol);
+// Sets p->source and p->source_at from the definition's source hook (none: NULL).
+void problem_source(const struct lab *lab, struct problem *p);
 
 // ---- the GPU (common/device.cu) ----
 struct device {

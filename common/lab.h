@@ -29,6 +29,10 @@ struct problem {
     double param[MAX_PARAMS];  // the lab's own options, in the order its definition lists them
     int sm_count;              // multiprocessors of the GPU
     size_t smem_optin;         // the most shared memory one block may ask for, in bytes
+    // A point source (lab 8), made by the definition: step s (0-based) adds source[s] to the
+    // new field at point source_at. NULL when the problem has none. Host memory.
+    const float *source;
+    size_t source_at;
 };
 
 // The device arrays of one run, by role, in the order the definition declares the fields.
@@ -127,6 +131,9 @@ struct lab {
     int n_params;
     // Optional: NULL if the problem is valid, else one line why not (lab 7: the stability limit).
     const char *(*validate)(const struct problem *p);
+    // Optional: a point source for the problem: where, and the p->steps amplitudes (lab 8's
+    // wavelet); returns 0 when the problem has none.
+    int (*source)(const struct problem *p, size_t *at, float *amplitude);
     const struct field *fields;
     int n_fields;
     // Minimal bytes per point of one step: each input read once, each output written once.
@@ -144,7 +151,9 @@ struct lab {
     void (*reference)(const struct problem *p, int kind, const float *const *in, double *ref);
     // Optional: a smooth input and its analytic answer (with the lab's boundary rule), for the
     // error against the analytic answer after the table and for --convergence (sizes conv_n).
-    void (*smooth)(const struct problem *p, int kind, float *in, double *exact);
+    // in[k] is the k-th input field; a NaN in exact marks a point the answer does not determine
+    // (not compared).
+    void (*smooth)(const struct problem *p, int kind, float *const *in, double *exact);
     const size_t *conv_n;
     int n_conv;
     // The smooth input's answer is exact up to rounding (lab 7): then a variant whose error

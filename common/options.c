@@ -292,5 +292,21 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
                         d + 1, o->prob.n[d], lab->min_n[d]);
     const char *why = lab->validate ? lab->validate(&o->prob) : NULL;
     if (why) return fail(err, errlen, "%s", why);
+    problem_source(lab, &o->prob);
     return 0;
+}
+
+// The problem's point source, from the definition (its amplitudes live as long as the program).
+void problem_source(const struct lab *lab, struct problem *p)
+{
+    p->source = NULL;
+    p->source_at = 0;
+    if (!lab->source || p->steps < 1) return;
+    float *a = malloc((size_t)p->steps * sizeof *a);
+    if (!a) {
+        fprintf(stderr, "%s: out of host memory\n", program_name());
+        exit(2);
+    }
+    if (lab->source(p, &p->source_at, a)) p->source = a;
+    else free(a);
 }

@@ -37,8 +37,9 @@ static void reference(const struct problem *p, int dir, const float *const *in, 
 // f = sin(8 pi (x + 0.1)) + 2 sin(8 pi (y + 0.3)) + 3 sin(8 pi (z + 0.7)): smooth, periodic
 // (four waves across the cube, so the eighth-order slope shows over several grids before
 // float rounding takes over), and symmetric about no face, so a wrong image cannot cancel out.
-static void smooth(const struct problem *p, int dir, float *f, double *exact)
+static void smooth(const struct problem *p, int dir, float *const *in, double *exact)
 {
+    float *f = in[0];
     const double w = 8 * M_PI, amp[3] = {1, 2, 3}, shift[3] = {0.1, 0.3, 0.7};
     const size_t nx = p->n[0], ny = p->n[1], nz = p->n[2];
 #pragma omp parallel for collapse(2)

@@ -143,8 +143,9 @@ static double decay_per_step(const struct problem *p)
     return 1 - 4 * p->param[DIFFUSION] * s;
 }
 
-static void smooth(const struct problem *p, int kind, float *in, double *exact)
+static void smooth(const struct problem *p, int kind, float *const *fields, double *exact)
 {
+    float *in = fields[0];
     (void)kind;
     const size_t nx = p->n[0], ny = p->n[1], nz = p->n[2];
     double decay = pow(decay_per_step(p), p->steps);
@@ -175,7 +176,7 @@ static int self_test(void)
             size_t count = p.n[0] * p.n[1] * p.n[2];
             float *in = malloc(count * sizeof *in);
             double *exact = malloc(count * sizeof *exact), *ref = malloc(count * sizeof *ref);
-            smooth(&p, 0, in, exact);
+            smooth(&p, 0, &in, exact);
             heat_steps(&p, in, ref);
             double err = 0, top = 0;
             for (size_t i = 0; i < count; i++) {
