@@ -131,9 +131,6 @@ struct lab {
     int n_params;
     // Optional: NULL if the problem is valid, else one line why not (lab 7: the stability limit).
     const char *(*validate)(const struct problem *p);
-    // Optional: a point source for the problem: where, and the p->steps amplitudes (lab 8's
-    // wavelet); returns 0 when the problem has none.
-    int (*source)(const struct problem *p, size_t *at, float *amplitude);
     const struct field *fields;
     int n_fields;
     // Minimal bytes per point of one step: each input read once, each output written once.
@@ -169,6 +166,9 @@ struct lab {
     int n_cases;
     // Optional: host-only checks of the lab's CPU reference, printed as TAP (./labN --self-test).
     int (*self_test)(void);
+    // Optional: a point source for the problem: where, and the p->steps amplitudes (lab 8's
+    // wavelet); returns 0 when the problem has none.
+    int (*source)(const struct problem *p, size_t *at, float *amplitude);
 };
 
 // The definition of the program's lab (labs/labN_name/lab.c).
