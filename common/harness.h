@@ -33,6 +33,7 @@ struct options {
     int profile;      // --profile: DRAM bytes per point of each variant, read by Nsight Compute
     int list;         // --list: variants, cases, tolerance, CSV columns, machine-readable
     int self_test;    // --self-test: the definition's host-only checks (TAP)
+    int back_to_back; // --timing b2b: BATCH launches between two events per sample (not one)
 };
 
 // Returns 0 to run, 1 when --help was printed, 2 on a bad command line (message in err).
@@ -56,7 +57,10 @@ struct device {
 };
 int device_open(struct device *dev);          // 0, or 2 with one line when there is no GPU
 double measure_copy_gbps(size_t free_bytes);  // device-to-device copy, read + write
-double time_empty_launch_ms(void);            // median event-timed launch of an empty kernel
+// Median event-timed launch of an empty kernel: one launch per event pair, or (back_to_back)
+// B2B_BATCH launches between two events, divided by B2B_BATCH.
+double time_empty_launch_ms(int back_to_back);
+enum { B2B_BATCH = 20 };
 // Enqueued on the legacy default stream: the input of a run (the same numbers as fill_random),
 // and a kernel that keeps the GPU busy for `us` microseconds so that the launches queued
 // behind it start back to back, whatever the host does meanwhile.

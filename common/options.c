@@ -109,6 +109,8 @@ void print_help(const struct lab *lab, FILE *f)
     }
     fprintf(f, "  --variant NAME     run this variant (repeatable); 'all' (default) runs every one\n");
     fprintf(f, "  --reps R           timed repetitions after warm-up (default 20)\n");
+    fprintf(f, "  --timing MODE      launch (default): one launch per event pair, fresh inputs and an\n"
+               "                     idle GPU before each; b2b: %d launches back to back per sample\n", B2B_BATCH);
     fprintf(f, "  --seed N           seed of the random input (default 1)\n");
     fprintf(f, "  --csv FILE         append one row per variant run to FILE\n");
     fprintf(f, "  --dump FILE        write each variant's checked output as raw float32 (x fastest);\n"
@@ -193,7 +195,7 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
         }
         // Every other option takes a value, as "--opt VALUE" or "--opt=VALUE".
         static const char *const valued[] = {"--size", "--order", "--steps", "--variant", "--reps",
-                                             "--seed", "--csv",   "--dump",  "--dump-reference"};
+                                             "--seed", "--csv",   "--dump",  "--dump-reference", "--timing"};
         const char *name = NULL, *val = NULL;
         int param = -1;
         for (int k = 0; k < (int)(sizeof valued / sizeof *valued) + lab->n_params; k++) {
@@ -261,6 +263,10 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
                 return fail(err, errlen, "bad --reps '%s': a whole number from 1 to %d", val,
                             MAX_REPS);
             o->reps = (int)v;
+        } else if (!strcmp(name, "--timing")) {
+            if (!strcmp(val, "launch")) o->back_to_back = 0;
+            else if (!strcmp(val, "b2b")) o->back_to_back = 1;
+            else return fail(err, errlen, "bad --timing '%s': launch or b2b", val);
         } else if (!strcmp(name, "--seed")) {
             if (parse_count(val, UINT64_MAX, &v))
                 return fail(err, errlen, "bad --seed '%s': a whole number", val);

@@ -15,6 +15,7 @@ my @bad = (
     [ '--reps', 'x' ],        [ '--seed', '-3' ],       [ '--order', '3' ],
     [ '--steps', '0' ],       [ '--dump', "$dir/d.raw" ], [ '--size' ],
     [ '--diffusion', '9' ],   [ '--dump', "$dir/%d.raw" ], [ '--dump-reference', "$dir/r.f64" ],
+    [ '--timing', 'often' ],  [ '--courant', '0.5' ],   [ '--sponge', '-1' ],
 );
 for my $lab (labs()) {
     for my $bin (programs($lab)) {

@@ -63,6 +63,14 @@ for my $lab (labs()) {
     is($r->{status}, 1, "$lab: a CSV with another header is not appended to (exit 1)");
     like($r->{err}, qr/has another header/, "$lab: and says so in one line") or diag($r->{err});
 
+    # --timing b2b: the same checks, the CSV's timing column says which mode.
+    $r = run($sol, @small, '--reps', '2', '--timing', 'b2b', '--csv', "$dir/$lab-b2b.csv");
+    is($r->{status}, 0, "$sol @small --timing b2b: exit 0") or diag($r->{out} . $r->{err});
+    like($r->{out}, qr/timed \d+ launches back to back/, "$lab --timing b2b: the header says how it timed");
+    open my $b2bf, "<", "$dir/$lab-b2b.csv";
+    my @b2b = $b2bf ? grep { !/^gpu,/ } <$b2bf> : ();
+    ok(@b2b && !grep({ !/,b2b$/ } @b2b), "$lab --timing b2b: every CSV row says b2b (" . scalar(@b2b) . ' rows)');
+
     my $ls = listing($sol, @small);
     my $pts = 1;
     $pts *= $_ for @{ $ls->{size} };
