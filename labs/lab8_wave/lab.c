@@ -364,7 +364,7 @@ static const struct lab_case CASES[] = {
     {"small sanitize", "--size 72x40x30 --steps 3"},
     {"sanitize", "--size 37x20x50 --steps 2 --model 1 --sponge 4"},
     {"too-big", "--size 3000x3000x3000"},
-    {"refused", "--courant 0.5"},
+    {"refused", "--variant queue4_128x16 --size 66x40x40"},
 };
 
 const struct lab LAB = {
