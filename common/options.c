@@ -118,8 +118,9 @@ void print_help(const struct lab *lab, FILE *f)
     fprintf(f, "  --dump-reference FILE  write the CPU reference (float64) of --variant's answer and\n"
                "                     stop; needs no GPU\n");
     fprintf(f, "  --quiet            print nothing on stdout (exit status and --csv only)\n");
-    fprintf(f, "  --profile          instead of the table: DRAM bytes read and written per point of\n"
-               "                     each variant, measured by Nsight Compute (ncu), beside the model\n");
+    fprintf(f, "  --profile          instead of the table: per variant, measured by Nsight Compute (ncu):\n"
+               "                     DRAM bytes per point beside the model, L2 bytes and L1 sectors per\n"
+               "                     request, achieved occupancy, the two main reasons warps waited\n");
     if (lab->n_conv > 0)
         fprintf(f, "  --convergence      instead of the table: the error against the analytic answer\n"
                    "                     as the grid is refined (--csv then writes that table)\n");

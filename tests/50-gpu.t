@@ -146,12 +146,14 @@ for my $lab (labs()) {
 
 # --profile: Nsight Compute's DRAM bytes per point beside the model, for every variant.
 SKIP: {
-    skip 'ncu not installed: --profile not run', 3 if system('command -v ncu >/dev/null 2>&1') != 0;
+    skip 'ncu not installed: --profile not run', 4 if system('command -v ncu >/dev/null 2>&1') != 0;
     my $r = run('./sol2', '--profile', '--size', '256');
     is($r->{status}, 0, 'sol2 --profile: exit 0') or diag($r->{out} . $r->{err});
     my @rows = grep { /^(naive|bad_mapping)\s+\|/ } split /\n/, $r->{out};
     is(scalar @rows, 2, 'one profile row per variant');
     my ($read) = ($rows[0] // '') =~ /^naive\s+\|[^|]+\|\s+([\d.]+)/;
     ok(defined $read && $read >= 3.5 && $read < 28, "naive reads about 4 to 28 DRAM bytes per point (" . ($read // '?') . ")");
+    like($rows[0] // '', qr/\|\s+[\d.]+\s+\|\s+[\d.]+\s+\|\s+[\d.]+%\s+\|\s+[a-z].* [\d.]+, .* [\d.]+$/,
+        'a row also gives L2 bytes, L1 sectors per request, occupancy and two stall reasons');
 }
 done_testing();
