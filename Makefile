@@ -38,7 +38,7 @@ SOL_BINS := $(foreach n,$(LAB_NAMES),$(if $(wildcard solutions/$(n)/kernels.cu),
 
 # The harness: host C (checking, options, references, CSV: unit-tested without a GPU), the run
 # (harness.c, on the CUDA runtime), main, and the GPU side (device.cu).
-UNIT_OBJS := $(patsubst %,build/common/%.o,check options reference star csv program)
+UNIT_OBJS := $(patsubst %,build/common/%.o,check options reference star csv program sandbox)
 COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/%.o,harness main device) build/version.o
 
 # ---- programs: ./labN from labs/, ./solN with the solution's kernels ----
@@ -73,6 +73,10 @@ build/tests/unit: tests/unit.c $(UNIT_OBJS) | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ tests/unit.c $(UNIT_OBJS) -lm
 
+build/tests/sandbox: tests/sandbox.c $(UNIT_OBJS) | need-nvcc
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ tests/sandbox.c $(UNIT_OBJS) -lm -lpthread
+
 build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
@@ -87,7 +91,7 @@ all: $(LAB_BINS) $(SOL_BINS) build/compare-dump  ## build every lab skeleton and
 labs: $(LAB_BINS)              ## build the student labs (./labN)
 solutions: $(SOL_BINS)         ## build the reference solutions (./solN)
 
-test: all build/tests/unit     ## the project's own tests (TAP, run by prove)
+test: all build/tests/unit build/tests/sandbox  ## the project's own tests (TAP, run by prove)
 	prove --exec '' tests/*.t
 
 check: all                     ## grade the kernels files in labs/ (or SUBMISSION=dir) on this GPU

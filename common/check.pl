@@ -9,6 +9,8 @@
 # - Each kernels file is built against this tree's common/ and the lab's definition, in a
 #   scratch folder that holds no solution and no reference program, after common/Vet.pm has
 #   checked what it includes, defines and calls. A refused or broken file costs its lab only.
+#   Every lab program runs in common/sandbox.c's seccomp filter (STENCIL_SANDBOX=1): no new
+#   program or process, no signal to another, for what a file finds at run time.
 # - Correct: at every case of the lab's definition marked 'grade' and at the default size, with
 #   a fresh seed each, the output the student's program dumps matches the CPU reference of the
 #   pristine definition (build/compare-dump, the harness's rule); compute-sanitizer memcheck
@@ -98,7 +100,9 @@ sub finish {
 my $PRIVATE = tempdir('check-XXXXXXXX', TMPDIR => 1, CLEANUP => !$ENV{CHECK_KEEP});
 chmod 0700, $PRIVATE;
 my %ENV_MIN = (PATH => join(':', grep { -d } dirname(`command -v nvcc 2>/dev/null` =~ s/\s+$//r), '/usr/local/bin', '/usr/bin', '/bin'),
-               LANG => 'C', NCCL_NVLS_ENABLE => 0);
+               LANG => 'C', NCCL_NVLS_ENABLE => 0,
+               # every lab program takes common/sandbox.c's seccomp filter before a kernels file runs
+               STENCIL_SANDBOX => 1);
 $ENV_MIN{CUDA_VISIBLE_DEVICES} = $ENV{CUDA_VISIBLE_DEVICES} if defined $ENV{CUDA_VISIBLE_DEVICES};
 
 # run(dir, limit, cmd...) -> {status, signal, timed_out, wall, out, err, err_last}
@@ -326,7 +330,7 @@ for my $lab (@labs) {
             $why = "it does not build: " . ((grep { /error/i } split /\n/, $r->{err})[0] // $r->{err_last}) if $r->{status};
         }
         $why //= vet_object("$work/build/labs/$lab/kernels.o", "$work/lab$n", "$work/build/labs/$lab/lab.o",
-                            map { "$work/build/common/$_.o" } qw(check options reference star csv program harness main device));
+                            map { "$work/build/common/$_.o" } qw(check options reference star csv program sandbox harness main device));
         open my $fh, '>', "$PRIVATE/verdict-$lab" or POSIX::_exit(1);
         print $fh $why // '';
         close $fh;

@@ -448,6 +448,7 @@ static int lab_setup(struct options *o, struct device *dev, double *copy_gbps)
 {
     int rc = device_open(dev);
     if (rc) return rc;
+    sandbox_if_asked();  // the GPU is open; the kernels file has not run yet
     o->prob.sm_count = dev->sm_count;
     o->prob.smem_optin = dev->smem_per_block_optin;
     // A variant named with --variant that cannot run the problem stops the program (exit 2);
@@ -739,6 +740,7 @@ static void print_list(struct options *o)
     int count = 0;
     struct cudaDeviceProp prop;
     if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 && cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
+        sandbox_if_asked();
         o->prob.sm_count = prop.multiProcessorCount;
         o->prob.smem_optin = prop.sharedMemPerBlockOptin;
         for (int v = 0; v < lab->n_variants; v++) {

@@ -46,6 +46,10 @@ int parse_size(const char *s, int min_dims, int max_dims, size_t n[MAX_DIMS], in
                char *err, size_t errlen);
 void problem_tolerance(const struct lab *lab, const struct problem *p, double *l2, double *atol,
                        double *rtol);
+// make check's sandbox (common/sandbox.c): with STENCIL_SANDBOX set, a seccomp filter that
+// refuses new programs, new processes and signals to others, before any kernels-file code runs.
+int sandbox_enter(void);
+void sandbox_if_asked(void);
 // Sets p->source and p->source_at from the definition's source hook (none: NULL).
 void problem_source(const struct lab *lab, struct problem *p);
 

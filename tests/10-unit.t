@@ -1,5 +1,5 @@
 #!/usr/bin/env perl
-# Unit tests of the harness (tests/unit.c), and each lab's host-side checks of its own CPU
+# Unit tests of the harness (tests/unit.c), make check's sandbox (tests/sandbox.c), and each lab's host-side checks of its own CPU
 # reference (./solN --self-test): TAP from C, gathered here.
 use strict;
 use warnings;
@@ -7,7 +7,7 @@ use lib 'tests';
 use Test::More;
 use TestLib;
 
-for my $cmd ('build/tests/unit', map { ref_bin($_) . ' --self-test' } labs()) {
+for my $cmd ('build/tests/unit', 'build/tests/sandbox', map { ref_bin($_) . ' --self-test' } labs()) {
     my $r = run($cmd);
     my @not_ok = grep { /^not ok/ } split /\n/, $r->{out};
     my ($plan) = $r->{out} =~ /^1\.\.(\d+)/m;

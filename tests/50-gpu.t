@@ -71,6 +71,15 @@ for my $lab (labs()) {
     my @b2b = $b2bf ? grep { !/^gpu,/ } <$b2bf> : ();
     ok(@b2b && !grep({ !/,b2b$/ } @b2b), "$lab --timing b2b: every CSV row says b2b (" . scalar(@b2b) . ' rows)');
 
+    # make check's sandbox (STENCIL_SANDBOX=1, a seccomp filter): the CUDA runtime still works.
+    {
+        local $ENV{STENCIL_SANDBOX} = 1;
+        $r = run($sol, @small, '--reps', '2');
+    }
+    is($r->{status}, 0, "$sol @small in the sandbox: exit 0") or diag($r->{out} . $r->{err});
+    $skipped = () = $r->{out} =~ /^\(variant \S+ skipped: /mg;
+    is(scalar(grep { /\| PASS/ } rows($r->{out})), @v - $skipped, "$sol in the sandbox: every variant that runs PASSes");
+
     my $ls = listing($sol, @small);
     my $pts = 1;
     $pts *= $_ for @{ $ls->{size} };
