@@ -27,13 +27,11 @@ enum { BX = 32, BY = 8, MAX_GRID_YZ = 65535 };
 __global__ void star7_naive(const float *in, float *out, int nx, int ny, int nz)
 {
     const size_t sy = nx, sz = (size_t)nx * ny;
-    int x = blockIdx.x * blockDim.x + threadIdx.x;
-    int y = blockIdx.y * blockDim.y + threadIdx.y;
-    int z = blockIdx.z;
-    if (x >= nx || y >= ny) return;
-    size_t s = z * sz + y * sy + x;
-    // TODO(student): write out[s]: the input unchanged on the faces of the grid, the
-    // stencil (star7) everywhere else.
+    // TODO(student): find this thread's point (x, y, z) from the launch in launch_naive:
+    // threadIdx.x runs along x, threadIdx.y along y, and each block plane is one z
+    // (blockIdx.z). Return if the point is outside the grid. Then write out[s], s its linear
+    // index (x fastest; sy and sz above are the y and z strides): the input unchanged on the
+    // faces of the grid (near_face), the stencil (star7) everywhere else.
 }
 
 extern "C" void launch_naive(const struct problem *p, const struct context *ctx)
@@ -60,12 +58,10 @@ extern "C" const char *refuse_naive(const struct problem *p)
 __global__ void star7_bad_mapping(const float *in, float *out, int nx, int ny, int nz)
 {
     const size_t sy = nx, sz = (size_t)nx * ny;
-    int z = blockIdx.x * blockDim.x + threadIdx.x;
-    int y = blockIdx.y * blockDim.y + threadIdx.y;
-    int x = blockIdx.z;
-    if (z >= nz || y >= ny) return;
-    size_t s = z * sz + y * sy + x;
-    // TODO(student): the same point update as in star7_naive.
+    // TODO(student): find this thread's point from the launch in launch_bad_mapping:
+    // threadIdx.x runs along z, threadIdx.y along y, and each block plane is one x
+    // (blockIdx.z). Return if the point is outside the grid, then write out[s] as in
+    // star7_naive.
 }
 
 extern "C" void launch_bad_mapping(const struct problem *p, const struct context *ctx)

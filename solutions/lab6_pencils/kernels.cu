@@ -125,39 +125,62 @@ extern "C" void launch_x_spencils(const struct problem *p, const struct context 
 // 001's 64x32 tile: 32 pencils, 64x8 threads, 4 pencils per thread.
 extern "C" void launch_x_lpencils(const struct problem *p, const struct context *ctx)
 {
+    // TODO(student): launch deriv_x for the tile named above, as launch_x_spencils does for
+    // 4 pencils: the template arguments (pencils, threads along and across the rows), the
+    // block, the grid (which rows of which z plane a block takes), the tile's shared memory
+    // (tile_bytes) and ctx->stream. Use template arguments that KERNELS below lists: only
+    // those get the opt-in to more than 48 KB of shared memory (32 pencils of 512 need 65 KB).
+    // BEGIN SOLUTION
     dim3 block(64, 8), grid(ceil_div(p->n[1], LP), (unsigned)p->n[2]);
     deriv_x<LP, 64, 8><<<grid, block, tile_bytes(p->n[0], LP), ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1]);
+    // END SOLUTION
 }
 
 // 4x64 threads: 4 floats (16 bytes) of each row per load, one point per thread at 64^3.
 extern "C" void launch_y_spencils(const struct problem *p, const struct context *ctx)
 {
+    // TODO(student): launch deriv_yz for the y derivative with the sPencils tile: SP pencils
+    // (x columns) a block, 4 x 64 threads. From deriv_yz's comment work out the grid (which
+    // columns of which z plane a block takes), len, stride and plane, the shared memory and dir.
+    // BEGIN SOLUTION
     dim3 block(SP, 64), grid(ceil_div(p->n[0], SP), (unsigned)p->n[2]);
     deriv_yz<SP, 64><<<grid, block, tile_bytes(p->n[1], SP), ctx->stream>>>(
         ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], p->n[0], p->n[0] * p->n[1], 1);
+    // END SOLUTION
 }
 
 // 32x16 threads: 32 floats (128 bytes) of each row per load, 4 points per thread at 64^3 and
 // 32 at 512^3. (001 used 32x8; on an H100 at 512^3, 32x16 measured 94% of copy against 92%.)
 extern "C" void launch_y_lpencils(const struct problem *p, const struct context *ctx)
 {
+    // TODO(student): the same with the lPencils tile: LP pencils a block, 32 x 16 threads.
+    // BEGIN SOLUTION
     dim3 block(LP, 16), grid(ceil_div(p->n[0], LP), (unsigned)p->n[2]);
     deriv_yz<LP, 16><<<grid, block, tile_bytes(p->n[1], LP), ctx->stream>>>(
         ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], p->n[0], p->n[0] * p->n[1], 1);
+    // END SOLUTION
 }
 
 extern "C" void launch_z_spencils(const struct problem *p, const struct context *ctx)
 {
+    // TODO(student): the z derivative with the sPencils tile (SP pencils, 4 x 64 threads). A
+    // pencil now runs along z: which dimension does the grid run over besides x, and what are
+    // len, stride and plane?
+    // BEGIN SOLUTION
     dim3 block(SP, 64), grid(ceil_div(p->n[0], SP), (unsigned)p->n[1]);
     deriv_yz<SP, 64><<<grid, block, tile_bytes(p->n[2], SP), ctx->stream>>>(
         ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[2], p->n[0] * p->n[1], p->n[0], 2);
+    // END SOLUTION
 }
 
 extern "C" void launch_z_lpencils(const struct problem *p, const struct context *ctx)
 {
+    // TODO(student): the z derivative with the lPencils tile (LP pencils, 32 x 16 threads).
+    // BEGIN SOLUTION
     dim3 block(LP, 16), grid(ceil_div(p->n[0], LP), (unsigned)p->n[1]);
     deriv_yz<LP, 16><<<grid, block, tile_bytes(p->n[2], LP), ctx->stream>>>(
         ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[2], p->n[0] * p->n[1], p->n[0], 2);
+    // END SOLUTION
 }
 
 // Every kernel instantiation above, for the shared-memory opt-in in setup().
@@ -170,10 +193,15 @@ static const void *const KERNELS[] = {
 // block may have (above 48 KB a kernel must opt in); done once, outside the timed region.
 extern "C" void setup_kernels(const struct problem *p)
 {
+    // TODO(student): fill c_coef from the host: for each direction d, the four c_k of DERIV8
+    // divided by h = 1/n[d], as floats, copied with cudaMemcpyToSymbol (checked with
+    // CUDA_CHECK). Every thread of a warp then reads the same coefficient at the same time.
+    // BEGIN SOLUTION
     float c[3][RADIUS];
     for (int d = 0; d < 3; d++)
         for (int k = 0; k < RADIUS; k++) c[d][k] = (float)(DERIV8[k] * (double)p->n[d]);
     CUDA_CHECK(cudaMemcpyToSymbol(c_coef, c, sizeof c));
+    // END SOLUTION
     for (size_t i = 0; i < sizeof KERNELS / sizeof *KERNELS; i++)
         CUDA_CHECK(cudaFuncSetAttribute(KERNELS[i], cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             (int)p->smem_optin));
