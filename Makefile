@@ -84,7 +84,7 @@ build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- targets ----
-.PHONY: all labs solutions check test bench profile plots tables skeletons release gradescope \
+.PHONY: all labs solutions check test bench profile plots compare tables skeletons release gradescope \
         clean help FORCE need-nvcc need-gnuplot program
 
 all: $(LAB_BINS) $(SOL_BINS) build/compare-dump  ## build every lab skeleton and reference solution
@@ -105,6 +105,16 @@ profile: $(SOL_BINS)           ## DRAM bytes per point of every solution variant
 
 plots: | need-gnuplot          ## figures under plots/ from data/ and the models
 	bash plots/make-plots.sh
+
+# make compare CSV=mine.csv [OUT=mine.png] [GPU=...]: the student's CSV beside the reference
+# data of the same problems; exported, so that no path is quoted by a shell (plots/compare.gnuplot)
+compare: export COMPARE_CSV := $(CSV)
+compare: export COMPARE_OUT := $(or $(OUT),$(basename $(CSV)).png)
+compare: export COMPARE_GPU := $(GPU)
+compare: | need-gnuplot        ## draw CSV=your.csv beside the reference (% of copy) into OUT= (default: beside the CSV)
+	@[ -n "$$COMPARE_CSV" ] || { echo "make compare: give CSV=your.csv (written by ./labN --csv FILE)" >&2; exit 2; }
+	@[ -f "$$COMPARE_CSV" ] || { echo "make compare: no file $$COMPARE_CSV" >&2; exit 2; }
+	@gnuplot plots/compare.gnuplot && echo "$$COMPARE_OUT"
 
 tables: ## rewrite the generated result tables in README.md and handouts/ from data/
 	perl plots/data.pl tables

@@ -3,10 +3,16 @@
 # Everything derived from the measured CSV under data/: the gnuplot inputs and the result
 # tables in README.md and handouts/. Numbers are never typed by hand: they come from here.
 #
-#   perl plots/data.pl bandwidth GPU         label, GB/s, copy GB/s per variant (gnuplot input)
+#   perl plots/data.pl bandwidth GPU         every variant's GB/s at its lab's default problem, grouped by lab
+#   perl plots/data.pl journey GPU           labs 2-5 on the 7-point problem: Gpoints/s and the 8-byte bound
+#   perl plots/data.pl roofline GPU          flop/byte and Gflop/s of every variant, one block per lab
+#   perl plots/data.pl compare CSV [GPU]     a student's CSV beside the reference rows: % of copy per variant
 #   perl plots/data.pl convergence GPU LAB   n, h, max error per variant (gnuplot input)
 #   perl plots/data.pl table1 GPU VARIANT    lab 5's Mpoints/s by order, one block per volume
-#   perl plots/data.pl measured [GPU]        model and ncu-measured read redundancy per variant
+#   perl plots/data.pl table1pct GPU VARIANT [VOLUME...]
+#                                            lab 5: % of the 8-byte bound by order, over the volumes
+#   perl plots/data.pl measured [GPU]        model and ncu-measured read redundancy per variant, and
+#                                            whether its profile is older than the lab's newest
 #   perl plots/data.pl lab7fs GPU            lab 7: Gpoint-steps/s of fused_sN and its speed-up over gm
 #   perl plots/data.pl lab7variants GPU      lab 7: Gpoint-steps/s of every variant and the 1-step bound
 #   perl plots/data.pl lab7sizes GPU         lab 7: Gpoint-steps/s against the 2D size, one block per variant
@@ -18,7 +24,8 @@
 #
 # GPU is a data file's name without .csv (default: the H100 the course ships data for).
 # Only the rows of each lab's last bench session in a file are used: those with the commit of
-# that lab's last row.
+# that lab's last row. Every figure's input starts with comment lines "# gpu G" and "# commit C"
+# (C names the labs of each commit where they differ), for the titles.
 use strict;
 use warnings;
 use sort 'stable';
@@ -73,20 +80,268 @@ sub headline_rows {
     return @out;
 }
 
+sub lab_number { my ($lab) = @_; return ($lab =~ /^lab(\d+)/)[0] // 0 }
+sub dims_of { my ($r) = @_; return $r->{nz} > 1 ? 3 : $r->{ny} > 1 ? 2 : 1 }
+
+# "lab 7", "labs 1-6", "labs 2, 5"
+sub labs_phrase {
+    my @n = sort { $a <=> $b } @_;
+    return "lab $n[0]" if @n == 1;
+    my $run = !grep { $n[$_] != $n[0] + $_ } 0 .. $#n;
+    return $run ? "labs $n[0]-$n[-1]" : 'labs ' . join(', ', @n);
+}
+
+# The commit(s) rows were measured at: "6ec05273c020", or, where the labs' sessions differ,
+# "6ec05273c020 (labs 1-6), 07ef59b4fe7f (lab 7)".
+sub commits_phrase {
+    my (%labs, %first);
+    for my $r (@_) {
+        my $n = lab_number($r->{lab});
+        $labs{ $r->{commit} }{$n} = 1;
+        $first{ $r->{commit} } = $n if !defined $first{ $r->{commit} } || $n < $first{ $r->{commit} };
+    }
+    my @c = sort { $first{$a} <=> $first{$b} } keys %labs;
+    return @c ? $c[0] : '-' if @c <= 1;
+    return join ', ', map { "$_ (" . labs_phrase(keys %{ $labs{$_} }) . ")" } @c;
+}
+
+sub gpus_phrase { my %seen; return join(' / ', grep { !$seen{$_}++ } map { $_->{gpu} } @_) || '-' }
+
+# The figures' title lines: "# gpu G" and "# commit C" (gnuplot reads them with sed).
+sub print_head {
+    my ($prefix, @rows) = @_;
+    print "# ${prefix}gpu ", gpus_phrase(@rows), "\n# ${prefix}commit ", commits_phrase(@rows), "\n";
+}
+
+# The last row of each (lab, variant, size, order, steps, timing), at the place of the first:
+# a variant re-run within a session counts once, with its newest numbers.
+sub last_per_key {
+    my (%at, @out);
+    for my $r (@_) {
+        my $k = join ' ', $r->{lab}, $r->{variant}, size_of($r), $r->{order}, $r->{steps}, $r->{timing} // '';
+        if (exists $at{$k}) { $out[ $at{$k} ] = $r } else { $at{$k} = @out; push @out, $r }
+    }
+    return @out;
+}
+
+# The rows of each lab's default problem, at every order: the size and steps of the lab's first
+# row of each dimensionality in the session (the first line of bench.args; for lab 7's 3D rows,
+# its first 3D line).
+sub default_problem {
+    my %first;
+    $first{ "$_->{lab} " . dims_of($_) } //= $_ for @_;
+    return grep {
+        my $f = $first{ "$_->{lab} " . dims_of($_) };
+        size_of($_) eq size_of($f) && $_->{steps} == $f->{steps}
+    } @_;
+}
+
+# The latest session's passing rows, one per key (last_per_key).
+sub session_rows {
+    my ($gpu) = @_;
+    return last_per_key(grep { $_->{status} eq 'PASS' } latest(read_csv(gpu_file($gpu, ''))));
+}
+
+# "512^3", "8192^2", "2^28 points", "480x480x400", then ", order k" and ", S steps" where set.
+sub problem_phrase {
+    my ($r) = @_;
+    my $size = size_of($r);
+    if ($r->{nz} > 1 && $r->{nx} == $r->{ny} && $r->{ny} == $r->{nz}) { $size = "$r->{nx}^3" }
+    elsif ($r->{nz} == 1 && $r->{ny} > 1 && $r->{nx} == $r->{ny}) { $size = "$r->{nx}^2" }
+    elsif ($r->{ny} == 1 && $r->{nz} == 1) {
+        my $k = log($r->{nx}) / log(2);
+        $size = abs($k - int($k + 0.5)) < 1e-9 ? sprintf("2^%d points", $k + 0.5) : "$r->{nx} points";
+    }
+    return $size . ($r->{order} ? ", order $r->{order}" : '') . ($r->{steps} ? ", $r->{steps} steps" : '');
+}
+
+# Bars grouped by lab (labs in number order, rows in their order within a lab), one empty slot
+# between labs. Returns ([x, row]..., groups [from, to, lab, first row]...).
+sub bar_layout {
+    my @rows = sort { lab_number($a->{lab}) <=> lab_number($b->{lab}) } @_;  # stable
+    my ($x, @bars, @groups) = (0);
+    for my $r (@rows) {
+        if (!@groups || $groups[-1][2] ne $r->{lab}) {
+            $x++ if @groups;
+            push @groups, [ $x, $x, $r->{lab}, $r ];
+        }
+        push @bars, [ $x, $r ];
+        $groups[-1][1] = $x++;
+    }
+    return (\@bars, \@groups);
+}
+
+# "lab 3 shared_tiling" and "shared_tiling" from lab3_shared_tiling
+sub lab_title { my ($lab) = @_; (my $t = $lab) =~ s/^lab(\d+)_/lab $1 /; return $t }
+sub lab_name { my ($lab) = @_; (my $t = $lab) =~ s/^lab\d+_//; return $t }
+
+# Every variant's effective bandwidth at its lab's default problem (its headline row), grouped
+# by lab. Block 0: x, lab number, variant, GB/s, copy GB/s, % copy. Block 1, one line per lab:
+# first and last x, lab number, that session's copy GB/s (the roof), "name", "problem".
 sub cmd_bandwidth {
     my ($gpu) = @_;
-    my @rows = headline_rows(latest(read_csv(gpu_file($gpu, ''))));
-    print "# label gbps copy_gbps pct\n";
+    my @rows = headline_rows(last_per_key(latest(read_csv(gpu_file($gpu, '')))));
+    return unless @rows;
+    print_head('', @rows);
+    my ($bars, $groups) = bar_layout(@rows);
+    print "# x lab variant gbps copy_gbps pct\n";
+    printf "%d %d %s %.1f %.1f %.2f\n", $_->[0], lab_number($_->[1]{lab}), $_->[1]{variant}, $_->[1]{gbps},
+        $_->[1]{copy_gbps}, $_->[1]{pct_copy} for @$bars;
+    print "\n\n# from to lab copy_gbps name problem\n";
+    printf "%d %d %d %.1f \"%s\" \"%s\"\n", $_->[0], $_->[1], lab_number($_->[2]), $_->[3]{copy_gbps},
+        lab_name($_->[2]), problem_phrase($_->[3]) for @$groups;
+}
+
+# Labs 2-5 on one problem, the 7-point stencil at lab 2's default size (512^3, order 2, no
+# steps): Gpoints/s of every variant in lab order. Block 0: x, lab number, variant, Gpts/s, the
+# bound copy GB/s / 8 bytes, % copy. Block 1, one line per lab: first and last x, lab number,
+# that lab's bound, "name".
+sub cmd_journey {
+    my ($gpu) = @_;
+    my @rows = session_rows($gpu);
+    my ($first) = grep { $_->{lab} =~ /^lab2_/ } @rows;
+    return unless $first;
+    @rows = grep {
+        $_->{lab} =~ /^lab[2-5]_/ && size_of($_) eq size_of($first) && ($_->{order} || 2) == 2 && !$_->{steps}
+    } @rows;
+    print_head('', @rows);
+    print "# problem ", problem_phrase($first), "\n";
+    my ($bars, $groups) = bar_layout(@rows);
+    print "# x lab variant gpts bound pct\n";
+    printf "%d %d %s %.2f %.2f %.2f\n", $_->[0], lab_number($_->[1]{lab}), $_->[1]{variant}, $_->[1]{gpts},
+        $_->[1]{copy_gbps} / 8, $_->[1]{pct_copy} for @$bars;
+    print "\n\n# from to lab bound name\n";
+    printf "%d %d %d %.2f \"%s\"\n", $_->[0], $_->[1], lab_number($_->[2]), $_->[3]{copy_gbps} / 8,
+        lab_name($_->[2]) for @$groups;
+}
+
+# Floating-point operations per output point (per point-step in labs with steps) of each lab's
+# stencil, counted in the reference kernels as written: an add, a subtract or a multiply counts
+# 1 (an FMA the compiler forms from a multiply and an add still counts 2, and lab 7's tb, which
+# writes fmaf(D, fmaf(-4, b, sum), b), the same 7). The boundary copies count nothing.
+#   lab 1    (f[i+1] - f[i-1]) * inv_2h                                1 sub + 1 mul          =  2
+#   labs 2-5 c0*u + c1*(six neighbours): 1 mul, 5 adds, 1 mul, 1 add                         =  8
+#   lab 5    order k, radius R = k/2: c0*u + sum over i = 1..R of c_i*(six neighbours at i):
+#            1 mul, then per radius 5 adds + 1 mul + 1 add                          1 + 7R = 1 + 3.5k
+#            (k = 2: 8, 4: 15, 6: 22, 8: 29, 10: 36, 12: 43)
+#   lab 6    sum over k = 1..4 of c_k * (f[+k] - f[-k])                4 sub + 4 mul + 3 add  = 11
+#   lab 7    u + D*(sum of the 2d neighbours - 2d*u): 2d-1 adds, 1 mul, 1 sub, 1 mul, 1 add:
+#            2D (d = 2) 7, 002's a; 3D (d = 3) 9
+#   lab 8    lap = c0*u + sum over k = 1..4 of c_k*(six neighbours): 1 + 7*4 = 29, then
+#            2u - u_prev + vsq*lap: 1 mul, 1 sub, 1 mul, 1 add = 4 (outside the sponge)          = 33
+sub flops_per_point {
+    my ($r) = @_;
+    my $n = lab_number($r->{lab});
+    return 2 if $n == 1;
+    return 1 + 7 * ($r->{order} || 2) / 2 if $n >= 2 && $n <= 5;
+    return 11 if $n == 6;
+    return $r->{nz} > 1 ? 9 : 7 if $n == 7;
+    return 33 if $n == 8;
+    return undef;
+}
+
+# Minimal bytes per point(-step): what the program divided by to get GB/s from Gpts/s (the lab's
+# bytes_per_point: 8 for one array in and one out, lab 8's 16).
+sub bytes_per_point { my ($r) = @_; return $r->{gpts} > 0 ? int($r->{gbps} / $r->{gpts} + 0.5) : undef }
+
+# The roofline's points: every variant at its lab's default problem (lab 5: every order; lab 7:
+# its 2D and its 3D problem), one gnuplot block per lab whose column head is the key's entry.
+# Columns: variant, order, dimensions, flop/point, bytes/point, flop/byte, Gflop/s, copy GB/s,
+# % copy, and a name to write beside the point or "-": each lab's variant farthest below the
+# memory roof where it is below 2/3 of the lab's best, and every point above its roof (it moves
+# fewer bytes than the minimal traffic: data kept on chip across steps). A line "# labs N..."
+# gives the blocks' lab numbers.
+sub cmd_roofline {
+    my ($gpu) = @_;
+    my @rows = grep { defined flops_per_point($_) && bytes_per_point($_) } default_problem(session_rows($gpu));
+    return unless @rows;
+    print_head('', @rows);
+    my (%by, @labs);
     for my $r (@rows) {
-        (my $lab = $r->{lab}) =~ s/_.*//;
-        printf "\"%s %s\" %.1f %.1f %.2f\n", $lab, $r->{variant}, $r->{gbps}, $r->{copy_gbps},
-            $r->{pct_copy};
+        push @labs, $r->{lab} unless $by{ $r->{lab} };
+        push @{ $by{ $r->{lab} } }, $r;
     }
+    @labs = sort { lab_number($a) <=> lab_number($b) } @labs;
+    print "# labs ", join(' ', map { lab_number($_) } @labs), "\n";
+    for my $lab (@labs) {
+        my @l = @{ $by{$lab} };
+        my ($hi, $lo) = (sort { $b->{pct_copy} <=> $a->{pct_copy} } @l)[ 0, -1 ];
+        my %mark = map { $_ => 1 } grep { $_->{pct_copy} > 105 } @l;
+        $mark{$lo} = 1 if $lo->{pct_copy} < $hi->{pct_copy} * 2 / 3;
+        my %f = map { flops_per_point($_) => 1 } @l;
+        my @f = sort { $a <=> $b } keys %f;
+        my $fl = @f == 1 ? "$f[0] flop" : "$f[0]-$f[-1] flop";
+        my %b = map { bytes_per_point($_) => 1 } @l;
+        print "\n\n\"", lab_title($lab), " ($fl / ", join('-', sort { $a <=> $b } keys %b), " B)\"",
+            " order dims flop bytes ai gflops copy_gbps pct mark\n";
+        for my $r (@l) {
+            my ($f, $bpp) = (flops_per_point($r), bytes_per_point($r));
+            my $name = $r->{variant} . ($r->{order} && $r->{order} != 2 ? "_k$r->{order}" : '')
+                . (lab_number($lab) == 7 && dims_of($r) == 3 ? '_3D' : '');
+            printf "%s %d %d %g %d %.4f %.1f %.1f %.2f %s\n", $r->{variant}, $r->{order}, dims_of($r), $f, $bpp,
+                $f / $bpp, $r->{gpts} * $f, $r->{copy_gbps}, $r->{pct_copy}, $mark{$r} ? $name : '-';
+        }
+    }
+}
+
+# A student's CSV (--csv FILE, any of its labs) beside the reference rows of the same problem
+# (lab, variant, size, order, steps) timed the same way: % of each GPU's own copy bandwidth.
+# The student's newest row of each key counts. Block 0: x, group, "variant" (with its timing
+# where it is not launch), student % copy, reference % copy ("-" where the reference has no
+# such row), the student's status. Block 1, one line per problem: first and last x, lab number, "name",
+# "problem".
+sub cmd_compare {
+    my ($csv, $gpu) = @_;
+    die "usage: data.pl compare CSV [GPU]\n" unless defined $csv;
+    my @all = read_csv($csv);
+    for my $col (qw(gpu lab variant nx ny nz order steps pct_copy status commit)) {
+        die "data.pl compare: $csv has no column $col: not a CSV written by ./labN --csv\n"
+            if @all && !exists $all[0]{$col};
+    }
+    my @mine = last_per_key(grep { $_->{status} ne 'INFO' && $_->{variant} ne 'empty_kernel' } @all);
+    die "data.pl compare: $csv has no rows of a variant (run ./labN --csv $csv first)\n" unless @mine;
+    my $ref_file = gpu_file($gpu, '');
+    my @ref = -e $ref_file ? last_per_key(grep { $_->{status} eq 'PASS' } latest(read_csv($ref_file))) : ();
+    my $problem = sub { my ($r) = @_; join ' ', $r->{lab}, size_of($r), $r->{order}, $r->{steps} };
+    # the same timing too: a row from before the timing column was timed launch by launch
+    my $timing = sub { my ($r) = @_; return $r->{timing} || 'launch' };
+    my %ref = map { ($problem->($_) . " $_->{variant} " . $timing->($_) => $_) } @ref;
+    # one group per problem, in lab order, then as they come
+    my (%grp, @order);
+    for my $r (@mine) {
+        my $k = $problem->($r);
+        push @order, $k unless $grp{$k};
+        push @{ $grp{$k} }, $r;
+    }
+    @order = sort { lab_number($grp{$a}[0]{lab}) <=> lab_number($grp{$b}[0]{lab}) } @order;
+    my ($x, @bars, @groups, @matched) = (0);
+    for my $k (@order) {
+        my $from = $x;
+        for my $r (@{ $grp{$k} }) {
+            my $ref = $ref{ "$k $r->{variant} " . $timing->($r) };
+            push @matched, $ref if $ref;
+            my $name = $r->{variant} . ($timing->($r) eq 'launch' ? '' : " (" . $timing->($r) . ")");
+            push @bars, sprintf "%d %d \"%s\" %.2f %s %s", $x++, scalar(@groups), $name, $r->{pct_copy},
+                $ref ? sprintf("%.2f", $ref->{pct_copy}) : '-', $r->{status};
+        }
+        push @groups, sprintf "%d %d %d \"%s\" \"%s\"", $from, $x - 1, lab_number($grp{$k}[0]{lab}),
+            lab_name($grp{$k}[0]{lab}), problem_phrase($grp{$k}[0]);
+        $x++;
+    }
+    print_head('', @mine);
+    print "# reference ", ($ref_file =~ s{^data/|\.csv$}{}gr), "\n";
+    print_head('reference ', @matched) if @matched;
+    printf "# missing %d of %d rows have no reference row (another size, order, steps or timing)\n",
+        @mine - @matched, scalar @mine;
+    print "# x group variant pct ref_pct status\n", map { "$_\n" } @bars;
+    print "\n\n# from to lab name problem\n", map { "$_\n" } @groups;
 }
 
 sub cmd_convergence {
     my ($gpu, $lab) = @_;
     my @rows = grep { $_->{lab} eq $lab } latest(read_csv(gpu_file($gpu, '-convergence')));
+    return unless @rows;
+    print_head('', @rows);
     my %seen;
     for my $r (@rows) {
         print "\n\n$r->{variant} h max_err rms_err\n" unless $seen{$r->{variant}}++;
@@ -94,11 +349,18 @@ sub cmd_convergence {
     }
 }
 
+sub table1_rows {
+    my ($gpu, $variant) = @_;
+    return last_per_key(grep { $_->{lab} eq 'lab5_register_tiling' && $_->{variant} eq $variant && $_->{status} eq 'PASS' }
+        latest(read_csv(gpu_file($gpu, ''))));
+}
+
 # Mpoints/s against order for each volume of a variant (gnuplot blocks), and the bound.
 sub cmd_table1 {
     my ($gpu, $variant) = @_;
-    my @rows = grep { $_->{lab} eq 'lab5_register_tiling' && $_->{variant} eq $variant && $_->{status} eq 'PASS' }
-        latest(read_csv(gpu_file($gpu, '')));
+    my @rows = table1_rows($gpu, $variant);
+    return unless @rows;
+    print_head('', @rows);
     my (%by, @vols);
     for my $r (@rows) {
         my $v = size_of($r);
@@ -111,30 +373,99 @@ sub cmd_table1 {
     }
 }
 
-# Model and measured read redundancy per variant, from the ncu sections of the GPU log.
+# % of the 8-byte bound (Gpts/s / (copy GB/s / 8), which is % copy) of a variant against the
+# order, over the volumes named (003's Table 1 volumes): order, mean, min, max, volumes measured.
+sub cmd_table1pct {
+    my ($gpu, $variant, @vols) = @_;
+    my %want = map { $_ => 1 } @vols;
+    my @rows = grep { !@vols || $want{ size_of($_) } } table1_rows($gpu, $variant);
+    return unless @rows;
+    print_head('', @rows);
+    my %by;
+    push @{ $by{ $_->{order} } }, $_->{pct_copy} for @rows;
+    print "# order mean min max volumes\n";
+    for my $k (sort { $a <=> $b } keys %by) {
+        my @p = sort { $a <=> $b } @{ $by{$k} };
+        my $sum = 0;
+        $sum += $_ for @p;
+        printf "%d %.2f %.2f %.2f %d\n", $k, $sum / @p, $p[0], $p[-1], scalar @p;
+    }
+}
+
+# Model and measured read redundancy per variant, from the ncu sections of the GPU log (the
+# last section of each lab, order and variant), grouped by lab with one empty slot between labs.
+# Each section's commit is the one of the "stencil-labs GPU verification ...: commit C" line
+# above it. A bar is stale (1 in the last column) when its profile is older than the lab's
+# newest in the log: the kernels it measured may have changed since. Header lines: "# gpu",
+# "# commit" (the newest profile of each lab) and, where git knows the commits, "# changed" (the
+# labs whose reference kernels changed after their newest profile, and the commit).
 sub cmd_measured {
     my ($gpu) = @_;
     my $log = "data/" . ($gpu || $DEFAULT_GPU) . "-test.log";
     open my $fh, '<', $log or die "data.pl: no GPU log $log\n";
-    my ($lab, $order, %last);
-    my @keys;
+    my ($lab, $order, $commit, $gpuname, %last, %when, @keys);
+    my $session = 0;
+    my %newest;  # lab -> [session, commit]
     while (my $line = <$fh>) {
-        if ($line =~ /^DRAM traffic per output point, measured by ncu \(lab (\d+), [^,)]+(?:, order (\d+))?\)/) {
+        if ($line =~ /^stencil-labs GPU verification .*: commit (\w+)/) {
+            ($commit, $gpuname) = ($1, undef);
+            $session++;
+            next;
+        }
+        $gpuname //= $1 if $line =~ /^([^,]+), [\d.]+, [\d.]+, \d+ MHz/;
+        if ($line =~ /^DRAM traffic per output point(?:-step)?(?:, caches and warps)?, measured by ncu \(lab (\d+), [^,)]+(?:, order (\d+))?(?:, \d+ steps)?\)/) {
             ($lab, $order) = ($1, $2);
+            $newest{$lab} = [ $session, $commit // '-', $gpuname // '-' ];
             next;
         }
         if (defined $lab && $line =~ /^(\S+)\s+\|\s+([\d.]+)\/[\d.]+\s+\|\s+[\d.]+\s+\|\s+[\d.]+\s+\|\s+([\d.]+)\//) {
             my $key = "lab$lab $1" . (defined $order && $order != 2 ? " k$order" : '');
             push @keys, $key unless $last{$key};
             $last{$key} = "$2 $3";
+            $when{$key} = [ $session, $commit // '-', $lab, $gpuname // '-' ];
         } elsif ($line !~ /^variant/) {
             undef $lab;
         }
     }
+    return unless @keys;
     my %lab_of = map { $_ => (/^lab(\d+)/)[0] } @keys;
-    @keys = sort { $lab_of{$a} <=> $lab_of{$b} } @keys;  # by lab; within a lab, as first logged
-    print "# label model measured\n";
-    print "\"$_\" $last{$_}\n" for @keys;
+    # by lab; within a lab, by variant as first logged, then by order
+    my (%first, $i);
+    for my $k (@keys) { (my $v = $k) =~ s/ k\d+$//; $first{$v} //= $i++ }
+    my $rank = sub { my ($k) = @_; my ($v, $o) = $k =~ /^(.*?)(?: k(\d+))?$/; return ($first{$v}, $o // 2) };
+    @keys = sort { $lab_of{$a} <=> $lab_of{$b} || ($rank->($a))[0] <=> ($rank->($b))[0]
+                   || ($rank->($a))[1] <=> ($rank->($b))[1] } @keys;
+    my @heads = map { { lab => "lab$_", commit => $newest{$_}[1], gpu => $newest{$_}[2] } } sort { $a <=> $b } keys %newest;
+    print_head('', @heads);
+    my @changed = kernels_changed_since(map { [ $_, $newest{$_}[1] ] } sort { $a <=> $b } keys %newest);
+    print "# changed $_\n" for @changed;
+    print "# x lab label model measured commit stale\n";
+    my ($x, $prev) = (0, undef);
+    for my $k (@keys) {
+        $x++ if defined $prev && $prev != $lab_of{$k};
+        my $stale = $when{$k}[0] < $newest{ $lab_of{$k} }[0] ? 1 : 0;
+        print "$x $lab_of{$k} \"$k\" $last{$k} $when{$k}[1] $stale\n";
+        $prev = $lab_of{$k};
+        $x++;
+    }
+}
+
+# Labs whose reference kernels (solutions/labN_*/kernels.cu, else labs/labN_*/kernels.cu) git
+# says changed in a commit after the one profiled: "labs 1-6 at dff242e". Nothing without git,
+# or where the profiled commit is not in this repository's history.
+sub kernels_changed_since {
+    my (%by_change);
+    for my $p (@_) {
+        my ($n, $commit) = @$p;
+        my ($file) = (glob("solutions/lab${n}_*/kernels.cu"), glob("labs/lab${n}_*/kernels.cu"));
+        next unless $file && $commit =~ /^[0-9a-f]{7,40}$/;
+        my $q = sub { my $out = `git @_ 2>/dev/null`; chomp $out; return $? == 0 ? $out : undef };
+        my $change = $q->("log -1 --format=%h -- '$file'") or next;
+        next unless defined $q->("merge-base --is-ancestor $commit $change && echo y");
+        next if defined $q->("merge-base --is-ancestor $change $commit && echo y");  # the same or older
+        push @{ $by_change{$change} }, $n;
+    }
+    return map { labs_phrase(@{ $by_change{$_} }) . " at $_" } sort keys %by_change;
 }
 
 # ---- lab 7 (heat_multistep): the figures' inputs. Gpoint-steps/s is the CSV's gpts (output
@@ -313,7 +644,7 @@ sub profile_table {
     while (my $line = <$fh>) {
         chomp $line;
         $commit = $1 if $line =~ /^stencil-labs GPU verification .*: commit (\w+)/;
-        if ($line =~ /^DRAM traffic per output point, measured by ncu \(lab (\d+), ([^,)]+)(?:, order (\d+))?\)/) {
+        if ($line =~ /^DRAM traffic per output point(?:-step)?(?:, caches and warps)?, measured by ncu \(lab (\d+), ([^,)]+)(?:, order (\d+))?(?:, \d+ steps)?\)/) {
             $cur = $1 == $lab && (!defined $order || ($3 // '') eq $order) ? [] : undef;
             # (make profile runs each solution at its default size; an early version of the
             # header glued a stray 0 to the size, so the size is not taken from the log)
@@ -467,6 +798,10 @@ if ($cmd eq 'bandwidth') { cmd_bandwidth(@ARGV) }
 elsif ($cmd eq 'convergence') { cmd_convergence(@ARGV) }
 elsif ($cmd eq 'tables') { cmd_tables(@ARGV) }
 elsif ($cmd eq 'table1') { cmd_table1(@ARGV) }
+elsif ($cmd eq 'table1pct') { cmd_table1pct(@ARGV) }
+elsif ($cmd eq 'journey') { cmd_journey(@ARGV) }
+elsif ($cmd eq 'roofline') { cmd_roofline(@ARGV) }
+elsif ($cmd eq 'compare') { cmd_compare(@ARGV) }
 elsif ($cmd eq 'measured') { cmd_measured(@ARGV) }
 elsif ($cmd eq 'migrate') { cmd_migrate(@ARGV) }
 elsif ($cmd eq 'lab7fs') { cmd_lab7fs(@ARGV) }
@@ -475,7 +810,8 @@ elsif ($cmd eq 'lab7sizes') { cmd_lab7sizes(@ARGV) }
 elsif ($cmd eq 'lab7_3d') { cmd_lab7_3d(@ARGV) }
 elsif ($cmd eq 'lab7heatmap') { cmd_lab7heatmap(@ARGV) }
 else {
-    die "usage: data.pl bandwidth GPU | convergence GPU LAB | table1 GPU VARIANT | measured [GPU]\n"
+    die "usage: data.pl bandwidth GPU | journey GPU | roofline GPU | compare CSV [GPU]\n"
+        . "       | convergence GPU LAB | table1 GPU VARIANT | table1pct GPU VARIANT [VOLUME...] | measured [GPU]\n"
         . "       | tables [FILE...] | migrate FILE...\n"
         . "       | lab7fs GPU | lab7variants GPU | lab7sizes GPU | lab7_3d GPU | lab7heatmap GPU [FILE]\n";
 }

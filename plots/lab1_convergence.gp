@@ -11,9 +11,11 @@ if (int(system(cmd." 2>/dev/null | grep -c '^[^#]'")) == 0) {
     exit status 3
 }
 data = "< ".cmd
+gpuname = system(cmd." | sed -n 's/^# gpu //p'")
+commit = system(cmd." | sed -n 's/^# commit //p'")
 set terminal pngcairo size 900,600 font "sans,11"
 set output out
-set title sprintf("Lab 1: second order until float32 rounding takes over (%s)", gpu)
+set title sprintf("Lab 1: second order until float32 rounding takes over\n(%s, commit %s)", gpuname, commit)
 set logscale xy
 set format x "10^{%L}"
 set format y "10^{%L}"

@@ -12,19 +12,32 @@ if (int(system(cmd." 2>/dev/null | grep -c '^[^#]'")) == 0) {
     exit status 3
 }
 data = "< ".cmd
-set terminal pngcairo size 900,600 font "sans,11" noenhanced
+gpuname = system(cmd." | sed -n 's/^# gpu //p'")
+commit = system(cmd." | sed -n 's/^# commit //p'")
+set terminal pngcairo size 950,650 font "sans,11" noenhanced
 set output out
-set title sprintf("Lab 6: eighth order until float32 rounding takes over (%s)", gpu)
+# Do the two tiles of each direction give the same errors at every n? (They run the same sums in
+# the same order, so they should: then their lines coincide, and the title says so.)
+same = system(cmd." | awk '/^#/ || NF < 4 { next } $1 !~ /^[0-9]/ { v = $1; next }" \
+    ." { split(v, p, \"_\"); e[p[1] \" \" $1, p[2]] = $3; k[p[1] \" \" $1] = 1 }" \
+    ." END { n = 0; for (i in k) { n++; if (e[i, \"spencils\"] != e[i, \"lpencils\"]) { print \"no\"; exit } } print (n ? \"yes\" : \"no\") }'")
+set title sprintf("Lab 6: eighth order until float32 rounding takes over (%s, commit %s)\n%s", gpuname, commit, \
+    same eq "yes" ? "sPencils and lPencils of a direction run the same sums in the same order: their errors are\n" \
+                    ."identical at every n, so each lPencils line (dashed, open symbols) lies on its sPencils line" \
+                  : "sPencils: solid lines, filled symbols; lPencils: dashed lines, open symbols")
 set logscale xy
 set format x "1e%L"
 set format y "1e%L"
-set xlabel "grid spacing h = 1/n"
+set xlabel "grid spacing h = 1/n (n^3 points on the periodic unit cube)"
 set ylabel "max |derivative - analytic| over the grid"
 set grid
-set key bottom right
+set key bottom right box opaque
 set xrange [2e-3:0.2]
 set yrange [1e-6:1e3]
 trunc(h) = (8 * pi)**9 * h**8 / 630
-plot for [i=0:5] data index i using 2:3 with linespoints pt 7 ps 0.8 lw 1.5 \
-         title columnhead(1), \
-     [1.0/300:0.12] trunc(x) dt 2 lw 2 lc rgb "black" title "x: (8 pi)^9 h^8/630, slope 8"
+# blocks: x_spencils, x_lpencils, y_spencils, ... (as data.pl prints them); a colour per
+# direction, sPencils solid with filled points, lPencils dashed with larger open ones
+dircolor(i) = i / 2 == 0 ? "#1f4e99" : i / 2 == 1 ? "#d95f02" : "#1b9e77"
+plot for [i=0:4:2] data index i using 2:3 with linespoints pt 7 ps 0.8 lw 2 lc rgb dircolor(i) title columnhead(1), \
+     for [i=1:5:2] data index i using 2:3 with linespoints pt 6 ps 2.0 lw 1.5 dt 2 lc rgb dircolor(i) title columnhead(1), \
+     [1.0/300:0.12] trunc(x) dt 3 lw 2 lc rgb "black" title "x: (8 pi)^9 h^8/630, slope 8"

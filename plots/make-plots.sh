@@ -3,7 +3,8 @@
 # make plots: every figure under plots/ (or $PLOTDIR) from data/ and the models.
 # Each plots/NAME.gp draws one figure, NAME.png, and reads its own data through gnuplot's pipe
 # data source ('< perl plots/data.pl ...'), so a lab's figure is added by adding its script:
-# nothing here names a figure. Every script is called with the same variables:
+# nothing here names a figure (plots/compare.gnuplot is `make compare`'s, drawn from a student's
+# CSV, not one of these). Every script is called with the same variables:
 #   out      the PNG to write
 #   gpu      the GPU's name for titles (NVIDIA H100 80GB HBM3)
 #   gpufile  the data files' name: data/$gpufile.csv, -convergence.csv, -test.log

@@ -1,28 +1,256 @@
 #!/usr/bin/env perl
 # make plots makes its figures from the committed data: every plots/NAME.gp draws NAME.png, a
 # PNG of a readable size. The figures are found, not listed, so a lab's new figure is tested
-# by adding its script.
+# by adding its script. The numbers the figures draw are checked where they are computed
+# (plots/data.pl): the roofline's intensities, the 7-point journey's rows, the stale profiles;
+# and `make compare` draws a student's CSV beside the reference.
 use strict;
 use warnings;
 use lib 'tests';
 use Test::More;
 use File::Basename qw(basename);
+use File::Spec;
 use TestLib;
 
-plan skip_all => 'gnuplot not installed (Debian: gnuplot-nox): make plots not run'
-    if system('command -v gnuplot >/dev/null') != 0;
-my @scripts = glob 'plots/*.gp';
-ok(@scripts, 'plots/ has gnuplot scripts (' . scalar(@scripts) . ')');
+my $GPU = 'NVIDIA_H100_80GB_HBM3';
+my $CSV = "data/$GPU.csv";
+
+sub data_pl {
+    my $r = run('perl', 'plots/data.pl', @_);
+    is($r->{status}, 0, "data.pl @_ exits 0") or diag($r->{err});
+    return $r->{out};
+}
+
+# data lines (not comments, not block heads) split into fields; quoted fields kept whole
+sub rows_of {
+    my ($text, $block) = @_;
+    my @blocks = split /\n\n\n/, $text;
+    my @out;
+    for my $b (defined $block ? ($blocks[$block] // '') : @blocks) {
+        for my $line (split /\n/, $b) {
+            next if $line =~ /^#/ || $line !~ /\S/ || $line =~ /^"/;
+            push @out, [ $line =~ /("[^"]*"|\S+)/g ];
+        }
+    }
+    return @out;
+}
+
+sub head_of { my ($text, $key) = @_; return $text =~ /^# \Q$key\E (.*)$/m ? $1 : undef }
+
+# The newest bench session of each lab in the data file, as data.pl's latest() reads it.
+my (@csv, %last_commit);
+{
+    open my $fh, '<', $CSV or die "$CSV: $!";
+    chomp(my $h = <$fh>);
+    my @cols = split /,/, $h;
+    while (my $line = <$fh>) {
+        chomp $line;
+        next unless length $line;
+        my %r;
+        @r{@cols} = split /,/, $line, -1;
+        push @csv, \%r;
+        $last_commit{ $r{lab} } = $r{commit};
+    }
+}
+my @latest = grep { $_->{commit} eq $last_commit{ $_->{lab} } } @csv;
+
+# ---- the roofline: flop per point of each stencil as written, over the minimal bytes ----
+{
+    my $out = data_pl('roofline', $GPU);
+    is(head_of($out, 'gpu'), 'NVIDIA H100 80GB HBM3', 'roofline: the GPU is named from the data');
+    like(head_of($out, 'commit') // '', qr/\Q$last_commit{lab5_register_tiling}\E/, 'roofline: the commit of the latest session');
+    my @rows = rows_of($out);
+    ok(@rows >= 40, 'roofline: every variant placed (' . scalar(@rows) . ' points)');
+    my @blocks = grep { /\S/ } split /\n\n\n/, $out;
+    my %want = (1 => 2, 6 => 11);  # lab => flop per point (lab 1's difference, lab 6's derivative)
+    my $bad = 0;
+    for my $b (@blocks[ 1 .. $#blocks ]) {
+        my ($lab) = $b =~ /^"lab (\d+)/m or next;
+        for my $f (rows_of($b)) {
+            my ($variant, $order, $dims, $flop, $bytes, $ai, $gflops) = @$f;
+            my $expect = $lab == 1 ? 2 : $lab <= 5 ? 1 + 3.5 * ($order || 2) : $lab == 6 ? 11
+                : $lab == 7 ? ($dims == 3 ? 9 : 7) : 33;
+            my $bpp = $lab == 8 ? 16 : 8;
+            if ($flop != $expect || $bytes != $bpp || abs($ai - $expect / $bpp) > 1e-3) {
+                diag("lab $lab $variant order $order: $flop flop / $bytes B = $ai, expected $expect / $bpp");
+                $bad++;
+            }
+            # a passing row of the latest session with these Gpts/s x flop
+            my @src = grep { lab_n($_->{lab}) == $lab && $_->{variant} eq $variant && $_->{order} == $order
+                && $_->{status} eq 'PASS' && abs($gflops - $_->{gpts} * $expect) <= 0.1 + 1e-4 * $gflops } @latest;
+            if (!@src) {
+                diag("lab $lab $variant order $order: $gflops Gflop/s is no row's Gpts/s x $expect");
+                $bad++;
+            }
+        }
+    }
+    is($bad, 0, 'roofline: flop/byte = the stencil\'s flop count / 8 bytes (7-point: 1, order k: (1 + 3.5k)/8) and Gflop/s = Gpts/s x flop');
+    my %ai = map { ("$_->[0] $_->[1]" => $_->[5]) } grep { $_->[0] =~ /^queue_16x16$/ } @rows;
+    is($ai{'queue_16x16 12'}, '5.3750', 'roofline: order 12 is 43 flop over 8 bytes');
+    is($ai{'queue_16x16 2'}, '1.0000', 'roofline: the 7-point stencil is 8 flop over 8 bytes');
+}
+sub lab_n { return ($_[0] =~ /^lab(\d+)/)[0] }
+
+# ---- the 7-point journey: labs 2-5 on one problem, in lab order ----
+{
+    my $out = data_pl('journey', $GPU);
+    my @rows = rows_of($out, 0);
+    my @labs = map { $_->[1] } @rows;
+    is_deeply([ sort { $a <=> $b } @labs ], \@labs, 'journey: variants in lab order');
+    is_deeply([ sort { $a <=> $b } keys %{ { map { $_ => 1 } @labs } } ], [ 2, 3, 4, 5 ], 'journey: labs 2 to 5');
+    my %csv_gpts = map { ("$_->{lab} $_->{variant}" => $_) }
+        grep { $_->{nx} == 512 && $_->{ny} == 512 && $_->{nz} == 512 && ($_->{order} || 2) == 2 && !$_->{steps} } @latest;
+    my $bad = 0;
+    for my $r (@rows) {
+        my ($row) = grep { lab_n($_->{lab}) == $r->[1] && $_->{variant} eq $r->[2] } values %csv_gpts;
+        if (!$row || abs($r->[3] - $row->{gpts}) > 0.01 || abs($r->[4] - $row->{copy_gbps} / 8) > 0.01) {
+            diag("lab $r->[1] $r->[2]: $r->[3] Gpts/s, bound $r->[4]");
+            $bad++;
+        }
+    }
+    is($bad, 0, 'journey: Gpts/s and the bound copy GB/s / 8 of the 512^3 order-2 rows');
+    is(scalar(@rows), scalar(grep { /^lab[2-5]_/ } keys %csv_gpts), 'journey: every variant of labs 2-5 at 512^3');
+}
+
+# ---- bandwidth: one group per lab, each with its own copy roof ----
+{
+    my $out = data_pl('bandwidth', $GPU);
+    my @groups = rows_of($out, 1);
+    my @labs = map { $_->[2] } @groups;
+    is_deeply(\@labs, [ sort { $a <=> $b } keys %{ { map { lab_n($_->{lab}) => 1 } @latest } } ], 'bandwidth: a group per lab, in order');
+    my $overlap = grep { $groups[$_][0] <= $groups[ $_ - 1 ][1] + 1 } 1 .. $#groups;
+    is($overlap, 0, 'bandwidth: an empty slot between labs');
+}
+
+# ---- the profiles: a bar older than its lab's newest profile is stale ----
+{
+    my $out = data_pl('measured', $GPU);
+    my @rows = rows_of($out);
+    my @stale = map { $_->[2] } grep { $_->[-1] == 1 } @rows;
+    my @fresh_k = grep { !/ k(8|12)"$/ } @stale;
+    ok(@stale && !@fresh_k, "measured: the shipped log's stale bars are the order 8 and 12 profiles (@stale)");
+    # a log of two sessions: the second re-profiles one variant only
+    my $dir = tmpdir();
+    open my $fh, '>', "$dir/Fake-test.log" or die;
+    print $fh <<'LOG';
+stencil-labs GPU verification (profile): commit aaaaaaa, 2026-01-01 00:00 UTC
+Fake GPU, 1.0, 9.0, 100 MHz, 100 MHz
+DRAM traffic per output point, measured by ncu (lab 3, 512x512x512)
+variant              | model read/write |   DRAM read B/pt |  DRAM write B/pt | measured elements read/write
+tile_T4              |    8.00/1.00     |             4.00 |             3.90 | 1.00/0.98
+tile_T6              |    3.38/1.00     |             4.00 |             3.90 | 1.00/0.97
+stencil-labs GPU verification (profile): commit bbbbbbb, 2026-01-02 00:00 UTC
+Fake GPU, 1.0, 9.0, 100 MHz, 100 MHz
+DRAM traffic per output point, measured by ncu (lab 3, 512x512x512)
+variant              | model read/write |   DRAM read B/pt |  DRAM write B/pt | measured elements read/write
+tile_T4              |    8.00/1.00     |             5.20 |             3.90 | 1.30/0.98
+LOG
+    close $fh;
+    my $rel = File::Spec->abs2rel($dir);  # data.pl reads data/GPU-test.log
+    my $fake = data_pl('measured', "../$rel/Fake");
+    my %st = map { ($_->[2] => "$_->[4] $_->[5] $_->[6]") } rows_of($fake);
+    is($st{'"lab3 tile_T4"'}, '1.30 bbbbbbb 0', 'measured: a re-profiled bar takes the newest profile, not stale');
+    is($st{'"lab3 tile_T6"'}, '1.00 aaaaaaa 1', 'measured: a bar only in an older profile of its lab is stale');
+    is(head_of($fake, 'commit'), 'bbbbbbb', 'measured: the title names the newest profile');
+}
+
+# ---- make compare's data: a student's CSV beside the reference rows of the same problem ----
 my $dir = tmpdir();
-my $r = run("make -s plots PLOTDIR=$dir");
-is($r->{status}, 0, 'make plots exits 0') or diag($r->{err});
-for my $gp (@scripts) {
-    my $png = basename($gp, '.gp') . '.png';
-    my $path = "$dir/$png";
-    # the shipped data has every figure's inputs: a script that skipped its figure is a failure
-    ok(-s $path && -s $path > 10_000, "$gp made $png (" . (-s $path // 0) . " bytes)");
-    open my $fh, '<:raw', $path or next;
+my @lab3 = grep { $_->{lab} eq 'lab3_shared_tiling' && $_->{status} eq 'PASS' && $_->{nx} == 512 } @latest;
+ok(@lab3 >= 2, 'the data has lab 3 rows at 512^3 to make a student CSV from');
+{
+    open my $in, '<', $CSV or die;
+    chomp(my $head = <$in>);
+    my @cols = split /,/, $head;
+    open my $out, '>', "$dir/mine.csv" or die;
+    print $out "$head\n";
+    my $i = 0;
+    for my $r (@lab3) {
+        my %s = (%$r, gpu => 'Student GPU', commit => 'feedc0de', pct_copy => sprintf('%.2f', $r->{pct_copy} / 2));
+        $s{status} = 'FAIL' if $i++ == 1;
+        print $out join(',', @s{@cols}), "\n";
+    }
+    # the same problem timed back to back: not the reference's launch-timed row
+    my %b2b = (%{ $lab3[0] }, gpu => 'Student GPU', commit => 'feedc0de', timing => 'b2b', pct_copy => '11.00');
+    print $out join(',', @b2b{@cols}), "\n";
+    # a size the reference never ran: the student's bar alone
+    my %odd = (%{ $lab3[0] }, gpu => 'Student GPU', commit => 'feedc0de', nx => 100, ny => 100, nz => 100, pct_copy => '12.00');
+    print $out join(',', @odd{@cols}), "\n";
+    close $out;
+}
+{
+    my $out = data_pl('compare', "$dir/mine.csv", $GPU);
+    is(head_of($out, 'gpu'), 'Student GPU', 'compare: the student\'s GPU');
+    is(head_of($out, 'reference gpu'), 'NVIDIA H100 80GB HBM3', 'compare: the reference\'s GPU');
+    is(head_of($out, 'reference commit'), $last_commit{lab3_shared_tiling}, 'compare: the reference\'s latest session');
+    my @rows = rows_of($out, 0);
+    is(scalar(@rows), @lab3 + 2, 'compare: one bar pair per student row');
+    my $bad = 0;
+    for my $i (0 .. $#lab3) {
+        my $r = $rows[$i];
+        my $want = sprintf('%s %.2f %.2f %s', $lab3[$i]{variant}, $lab3[$i]{pct_copy} / 2, $lab3[$i]{pct_copy},
+            $i == 1 ? 'FAIL' : 'PASS');
+        (my $variant = $r->[2]) =~ s/^"|"$//g;
+        my $got = "$variant $r->[3] $r->[4] $r->[5]";
+        if ($got ne $want) { diag("got '$got', expected '$want'"); $bad++ }
+    }
+    is($bad, 0, 'compare: the student\'s % copy beside the reference\'s of the same variant and size, FAIL kept');
+    is("$rows[-2][2] $rows[-2][3] $rows[-2][4]", "\"$lab3[0]{variant} (b2b)\" 11.00 -",
+        'compare: a row timed back to back is named so, and not put beside a launch-timed reference row');
+    is("$rows[-1][3] $rows[-1][4]", '12.00 -', 'compare: a size the reference has not run has no reference bar');
+    is(scalar(rows_of($out, 1)), 2, 'compare: a group per problem (512^3 and 100^3)');
+    my $r = run('perl', 'plots/data.pl', 'compare', 'README.md');
+    isnt($r->{status}, 0, 'compare: a file that is not a lab CSV is refused');
+    like($r->{err}, qr/not a CSV written by/, 'compare: and says why');
+}
+
+SKIP: {
+    skip 'gnuplot not installed (Debian: gnuplot-nox): make plots and make compare not run', 1
+        if system('command -v gnuplot >/dev/null') != 0;
+    my @scripts = glob 'plots/*.gp';
+    ok(@scripts, 'plots/ has gnuplot scripts (' . scalar(@scripts) . ')');
+    ok(-f 'plots/journey_7pt.gp' && -f 'plots/roofline.gp', 'the journey and roofline figures have scripts');
+    my $pdir = tmpdir();
+    my $r = run("make -s plots PLOTDIR=$pdir");
+    is($r->{status}, 0, 'make plots exits 0') or diag($r->{err});
+    for my $gp (@scripts) {
+        my $png = basename($gp, '.gp') . '.png';
+        my $path = "$pdir/$png";
+        # the shipped data has every figure's inputs: a script that skipped its figure is a failure
+        ok(-s $path && -s $path > 10_000, "$gp made $png (" . (-s $path // 0) . " bytes)");
+        is_png($path);
+    }
+
+    # make compare: the PNG next to the CSV, or at OUT=
+    $r = run("make -s compare CSV=$dir/mine.csv");
+    is($r->{status}, 0, 'make compare CSV=mine.csv exits 0') or diag($r->{err});
+    ok(-s "$dir/mine.png" && -s "$dir/mine.png" > 10_000, 'make compare wrote mine.png next to the CSV');
+    is_png("$dir/mine.png");
+    unlike($r->{err}, qr/warning/i, 'make compare: gnuplot had nothing to warn about') or diag($r->{err});
+    $r = run("make -s compare CSV=$dir/mine.csv OUT=$dir/report/fig.png");
+    isnt($r->{status}, 0, 'make compare: OUT= in a folder that does not exist fails');
+    mkdir "$dir/report";
+    $r = run("make -s compare CSV=$dir/mine.csv OUT=$dir/report/fig.png");
+    is($r->{status}, 0, 'make compare OUT=... exits 0') or diag($r->{err});
+    is_png("$dir/report/fig.png");
+    $r = run('make -s compare');
+    is($r->{status}, 2, 'make compare without CSV= exits 2');
+    like($r->{err}, qr/give CSV=/, 'make compare without CSV= says what to give');
+    $r = run("make -s compare CSV=$dir/none.csv");
+    like($r->{err}, qr/no file/, 'make compare: a missing CSV is named');
+    open my $fh, '>', "$dir/empty.csv" or die;
+    print $fh (split /\n/, `head -1 $CSV`)[0], "\n";
+    close $fh;
+    $r = run("make -s compare CSV=$dir/empty.csv");
+    isnt($r->{status}, 0, 'make compare: a CSV without rows fails');
+    like($r->{err}, qr/no rows of a variant/, 'make compare: and says so');
+    ok(!-e "$dir/empty.png", 'make compare: no PNG from a CSV without rows');
+}
+
+sub is_png {
+    my ($path) = @_;
+    open my $fh, '<:raw', $path or return fail("$path: $!");
     read $fh, my $magic, 8;
-    is($magic, "\x89PNG\r\n\x1a\n", "$png is a PNG");
+    is($magic, "\x89PNG\r\n\x1a\n", basename($path) . ' is a PNG');
 }
 done_testing();
