@@ -211,6 +211,9 @@ SKIP: {
     ok(@scripts, 'plots/ has gnuplot scripts (' . scalar(@scripts) . ')');
     ok(-f 'plots/journey_7pt.gp' && -f 'plots/roofline.gp', 'the journey and roofline figures have scripts');
     my $pdir = tmpdir();
+    # a make of its own, not a child of the make that runs the tests (its jobserver would warn)
+    local @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL)};
+    delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL)};
     my $r = run("make -s plots PLOTDIR=$pdir");
     is($r->{status}, 0, 'make plots exits 0') or diag($r->{err});
     for my $gp (@scripts) {
