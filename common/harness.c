@@ -490,10 +490,10 @@ static int lab_setup(struct options *o, struct device *dev, double *copy_gbps)
 // analytic answer. h_in, exact, h_out: host buffers of points(p->n).
 static void analytic_error(const struct lab *lab, const struct variant *v, const struct problem *p,
                            struct fields *F, float *const *h_in, double *exact, float *h_out, double *max_err,
-                           double *rms_err)
+                           double *rms_err, int converging)
 {
     size_t count = points(p->n);
-    lab->smooth(p, v->kind, h_in, exact);
+    (converging && lab->converge ? lab->converge : lab->smooth)(p, v->kind, h_in, exact);
     prepare_run(F, p, 0);
     for (int f = 0, k = 0; f < lab->n_fields; f++)
         if (lab->fields[f].role == FIELD_IN)
@@ -529,6 +529,7 @@ static struct problem conv_problem(const struct options *o, size_t n)
 {
     struct problem p = o->prob;
     for (int d = 0; d < MAX_DIMS; d++) p.n[d] = d < p.dims ? n : 1;
+    if (o->lab->conv_steps) p.steps = o->lab->conv_steps(&p);
     problem_source(o->lab, &p);
     return p;
 }
@@ -567,7 +568,7 @@ static int run_convergence(struct options *o)
             row->variant = v->name;
             row->n = lab->conv_n[c];
             row->h = 1.0 / (double)row->n;
-            analytic_error(lab, v, &p, &F, h_in, exact, h_out, &row->max_err, &row->rms_err);
+            analytic_error(lab, v, &p, &F, h_in, exact, h_out, &row->max_err, &row->rms_err, 1);
             fields_free(&F);
             ok &= !isnan(row->max_err);
             if (!o->quiet) {
@@ -865,7 +866,7 @@ int lab_main(const struct lab *lab, int argc, char **argv)
         for (int i = 0; i < ran; i++) {
             const struct variant *v = &lab->variants[o.selected[i]];
             double mx, rms, top = 0;
-            analytic_error(lab, v, &o.prob, &F, inputs, R.val, h_out, &mx, &rms);
+            analytic_error(lab, v, &o.prob, &F, inputs, R.val, h_out, &mx, &rms, 0);
             for (size_t k = 0; k < count; k++) top = fmax(top, fabs(R.val[k]));
             // A grid too thin for the smooth input (the mode vanishes at every point) checks nothing.
             const char *verdict = !lab->analytic_check ? ""

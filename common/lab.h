@@ -169,6 +169,12 @@ struct lab {
     // Optional: a point source for the problem: where, and the p->steps amplitudes (lab 8's
     // wavelet); returns 0 when the problem has none.
     int (*source)(const struct problem *p, size_t *at, float *amplitude);
+    // Optional, for --convergence when the analytic answer there differs from smooth's (lab 8:
+    // the continuous solution, where smooth gives the scheme's exact discrete one): the same
+    // contract as smooth. conv_steps: the steps of the problem of size n of the series (lab 8
+    // keeps the physical time fixed as h shrinks), or NULL to keep --steps.
+    void (*converge)(const struct problem *p, int kind, float *const *in, double *exact);
+    int (*conv_steps)(const struct problem *p);
 };
 
 // The definition of the program's lab (labs/labN_name/lab.c).

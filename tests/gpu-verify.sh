@@ -24,6 +24,7 @@ for part in "$@"; do
         lab8)
             perl common/bench.pl lab8_wave; echo "bench exit status: $?"
             ./sol8 --profile --size 256 --steps 2; echo "profile exit status: $?"
+            ./sol8 --convergence --csv "$base-convergence.csv"; echo "convergence exit status: $?"
             TEST_LABS=lab8 perl tests/50-gpu.t; echo "50-gpu exit status: $?"
             TEST_LABS=lab8 perl tests/70-sanitizer.t; echo "70-sanitizer exit status: $?" ;;
         lab7)
@@ -45,4 +46,4 @@ for part in "$@"; do
         esac
     } 2>&1 | tee -a "$log"
 done
-if [ -n "${OUT:-}" ]; then cp "$log" "$base".csv "$OUT"/; fi
+if [ -n "${OUT:-}" ]; then cp "$log" "$base".csv "$base"-convergence.csv "$OUT"/; fi

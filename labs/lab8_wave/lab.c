@@ -216,15 +216,54 @@ static void smooth(const struct problem *p, int kind, float *const *in, double *
     (void)count;
 }
 
+// ---- convergence: the error against the continuous solution as h shrinks ----
+// On [0, 1]^3 (h = 1/(n-1)) with v = v_max everywhere (vsq = C^2, so dt = C h), the standing wave
+// cos(2 pi (x + y + z) + phase) oscillates as cos(w t), w = 2 pi sqrt(3), in the continuous
+// equation. The series keeps the time fixed (T_CONV): S = T / dt steps, more as h shrinks. The
+// spatial error is O(h^8) but the leapfrog's is O(dt^2) = O(h^2) at a fixed C, so the error falls
+// as h^2: the time step, not the stencil, sets the accuracy. Deeper than WAVE_R (S - 1) only.
+static const double T_CONV = 0.025;
+static const size_t CONV_N[] = {32, 48, 64, 96, 128, 192, 256};
+
+static int conv_steps(const struct problem *p)
+{
+    double dt = p->param[COURANT] / (double)(p->n[0] - 1);
+    int s = (int)lround(T_CONV / dt);
+    return s > 0 ? s : 1;
+}
+
+static void converge(const struct problem *p, int kind, float *const *in, double *exact)
+{
+    (void)kind;
+    const size_t nx = p->n[0], ny = p->n[1], nz = p->n[2];
+    const int width = (int)p->param[SPONGE], layered = (int)p->param[MODEL] == 1;
+    const double h[3] = {1.0 / (double)(nx - 1), 1.0 / (double)(ny - 1), 1.0 / (double)(nz - 1)};
+    const double w = 2 * M_PI * sqrt(3.0), dt = p->param[COURANT] * h[0], amp = cos(w * p->steps * dt);
+    const float vsq = (float)(p->param[COURANT] * p->param[COURANT]);
+#pragma omp parallel for collapse(2)
+    for (size_t k = 0; k < nz; k++)
+        for (size_t j = 0; j < ny; j++)
+            for (size_t i = 0; i < nx; i++) {
+                const size_t idx = (k * ny + j) * nx + i;
+                const double m = cos(2 * M_PI * (i * h[0] + j * h[1] + k * h[2]) + PHASE[0]);
+                in[0][idx] = (float)(cos(w * dt) * m);
+                in[1][idx] = (float)m;
+                in[2][idx] = vsq;
+                const int d = wave_depth((int)i, (int)j, (int)k, (int)nx, (int)ny, (int)nz);
+                exact[idx] = !layered && d >= WAVE_R * (p->steps - 1) + width ? amp * m : NAN;
+            }
+}
+
 // ---- the reference's own checks (./sol8 --self-test) ----
 
-static double max_interior_error(const struct problem *p)
+static double max_interior_error(const struct problem *p,
+                                 void (*answer)(const struct problem *, int, float *const *, double *))
 {
     const size_t count = p->n[0] * p->n[1] * p->n[2];
     float *in[3];
     for (int f = 0; f < 3; f++) in[f] = xalloc(count * sizeof(float));
     double *exact = xalloc(count * sizeof *exact), *ref = xalloc(count * sizeof *ref), err = 0;
-    smooth(p, 0, in, exact);
+    answer(p, 0, in, exact);
     wave_steps(p, in[0], in[1], in[2], ref);
     size_t checked = 0;
     for (size_t i = 0; i < count; i++)
@@ -251,15 +290,27 @@ static int self_test(void)
     p.param[COURANT] = 0.4;
     for (int steps = 1; steps <= 5; steps += 4) {
         p.steps = steps;
-        double err = max_interior_error(&p);
+        double err = max_interior_error(&p, smooth);
         ok(err <= 1e-6, "%d steps: the reference follows the exact discrete dispersion relation (max error %.1e, "
                         "the rounding of the float inputs)", steps, err);
     }
     p.steps = 5;
     p.param[SPONGE] = 3;
-    double err = max_interior_error(&p);
+    double err = max_interior_error(&p, smooth);
     ok(err <= 1e-6, "with a sponge of 3: still exact deeper than the sponge plus 4 points per step after the first (%.1e)", err);
     p.param[SPONGE] = 0;
+
+    // Convergence against the continuous solution at a fixed time: second order (the time step).
+    double e[2];
+    for (int k = 0; k < 2; k++) {
+        struct problem c = {.dims = 3, .n = {CONV_N[2 * k], CONV_N[2 * k], CONV_N[2 * k]}};
+        c.param[COURANT] = 0.4;
+        c.steps = conv_steps(&c);
+        e[k] = max_interior_error(&c, converge);
+    }
+    double order = log(e[0] / e[1]) / log((CONV_N[2] - 1.0) / (CONV_N[0] - 1.0));
+    ok(order > 1.9 && order < 2.5, "against the continuous wave at t = %g: error %.2e at n = %zu, %.2e at n = %zu: order %.2f (the time step's 2, reached from above)",
+       T_CONV, e[0], CONV_N[0], e[1], CONV_N[2], order);
 
     double limit = courant_limit();
     ok(fabs(limit - sqrt(4.0 / (3 * symbol(M_PI)))) < 1e-12 && limit > 0.45 && limit < 0.46,
@@ -390,6 +441,10 @@ const struct lab LAB = {
     .reference = reference,
     .smooth = smooth,
     .analytic_check = 1,
+    .conv_n = CONV_N,
+    .n_conv = COUNT(CONV_N),
+    .converge = converge,
+    .conv_steps = conv_steps,
     .variants = VARIANTS,
     .n_variants = COUNT(VARIANTS),
     .cases = CASES,
