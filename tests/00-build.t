@@ -25,6 +25,12 @@ for my $lab (@labs) {
         ok(@defined, "$obj defines symbols");
         my @bad = grep { /^(main|LAB)$/ } @defined;
         is("@bad", '', "$obj defines neither main nor the lab (LAB)");
+        # a setup_kernels that the definition never names is never called (the weights would
+        # stay zero in constant memory)
+        if (grep { $_ eq 'setup_kernels' } @defined) {
+            my @used = map { (split ' ')[1] // () } grep { /^\s+U / } `nm build/labs/$lab/lab.o 2>/dev/null`;
+            ok((grep { $_ eq 'setup_kernels' } @used), "$obj defines setup_kernels: the definition calls it (.setup)");
+        }
     }
     open my $k, '<', "labs/$lab/kernels.cu" or die "labs/$lab/kernels.cu: $!";
     my $text = do { local $/; <$k> };

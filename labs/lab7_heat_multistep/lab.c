@@ -219,6 +219,7 @@ DECLARE_VARIANT(fused_s6);
 DECLARE_VARIANT(fused_s7);
 DECLARE_VARIANT(fused_s8);
 DECLARE_VARIANT(tb);
+setup_fn setup_kernels;  // the 3D tb kernel's shared-memory opt-in
 
 static const struct variant VARIANTS[] = {
     VARIANT(gm, "one step per launch from global memory, four x points per thread (2D and 3D)", 0),
@@ -271,6 +272,7 @@ const struct lab LAB = {
                                          {"discs", "0: a random initial field; N: N hot discs on a cold plate", 0, 0, 64}},
     .n_params = 2,
     .validate = validate,
+    .setup = setup_kernels,
     .fields = (const struct field[]){{"u0", FIELD_IN}, {"u", FIELD_OUT}, {"tmp", FIELD_SCRATCH}},
     .n_fields = 3,
     .bytes_per_point = 8,  // one step reads u and writes u' once
