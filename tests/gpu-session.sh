@@ -1,39 +1,55 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# What a maintainer runs on a GPU machine to verify a change (CI has no GPU): build, make bench,
-# make tables (so that the tables the tests compare include the new rows), make test, with the
-# log naming the commit. Writes data/<GPU>-test.log beside the bench CSV; with OUT set (the
-# device tool), copies the log and the CSV files there too. Commit them, then run make tables
-# and make plots where gnuplot is.
-#   COMMIT=$(git describe --always --dirty) bash tests/gpu-session.sh [bench] [profile] [test]
-# The phases run in the order given (default: both); the first starts the log, a later call
-# with only "test" appends to it (each device call has a time limit).
+# What a maintainer runs on a GPU machine to verify a change (CI has no GPU), in phases that each
+# fit one device call of 10 minutes. Every phase appends to data/<GPU>-test.log, naming the
+# commit; with OUT set (the device tool) the log and the CSV files are copied there. Commit them,
+# then run make tables and make plots where gnuplot is.
+#   COMMIT=$(git describe --always --dirty) bash tests/gpu-session.sh PHASE...   (default: bench test)
+#   bench        make bench (every lab)           profile   make profile (every lab)
+#   test         make tables, then make test (the whole suite: longer than one device call)
+#   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
+#   gpu-1-3, gpu-4-6             tests/50-gpu.t for labs 1-3, 4-6
+#   check        make check on the skeletons and the solutions (tests/60-check.t)
+#   cheats-1-4, cheats-5-7       the GPU cheats of labs 1-4, 5-7 (tests/60-check.t)
+#   timing       lab 6 at 64^3, timed per launch and back to back
 set -uo pipefail
+export NCCL_NVLS_ENABLE=0
 phases=${*:-bench test}
 commit=${COMMIT:-$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)}
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
-log=data/${gpu// /_}-test.log
+base=data/${gpu// /_}
+log=$base-test.log
 mkdir -p data
+cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# lab: lab[$1]_" "$f" && out+=("$f"); done; local IFS=,; echo "${out[*]}"; }
 {
     echo "stencil-labs GPU verification ($phases): commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC')"
     nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.mem --format=csv,noheader
     nvcc --version | tail -n 1
-    make -j"$(nproc)" COMMIT="$commit" all 2>&1 | grep -E 'error|warning: [^#]' || true
+    make -j"$(nproc)" COMMIT="$commit" all build/tests/unit build/tests/sandbox 2>&1 | grep -E 'error|warning: [^#]' || true
     for phase in $phases; do
-        if [ "$phase" = bench ]; then
-            echo "== make bench"
-            make COMMIT="$commit" bench 2>&1
-            echo "make bench exit status: $?"
-        elif [ "$phase" = profile ]; then
-            echo "== make profile"
-            make COMMIT="$commit" profile 2>&1
-            echo "make profile exit status: $?"
-        else
-            make -s tables
-            echo "== make test"
-            make COMMIT="$commit" test 2>&1
-            echo "make test exit status: $?"
-        fi
+        echo "== $phase"
+        case $phase in
+        bench) make COMMIT="$commit" bench 2>&1 ;;
+        profile) make COMMIT="$commit" profile 2>&1 ;;
+        test) make -s tables; make COMMIT="$commit" test 2>&1 ;;
+        lab7)
+            ./sol7 --profile --variant gm --variant shm --variant fused_s4 --variant tb --steps 8
+            ./sol7 --profile --variant gm --variant tb --size 512x512x512 --steps 6
+            TEST_LABS=lab7 perl tests/50-gpu.t && TEST_LABS=lab7 perl tests/70-sanitizer.t ;;
+        lab8)
+            perl common/bench.pl lab8_wave
+            ./sol8 --profile --size 256 --steps 2
+            ./sol8 --convergence --csv "$base-convergence.csv"
+            TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
+        gpu-1-3) TEST_LABS=lab1,lab2,lab3 perl tests/50-gpu.t ;;
+        gpu-4-6) TEST_LABS=lab4,lab5,lab6 perl tests/50-gpu.t ;;
+        check) CHECK_PARTS=skeletons,solutions perl tests/60-check.t ;;
+        cheats-1-4) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 1-4) perl tests/60-check.t ;;
+        cheats-5-7) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 5-7) perl tests/60-check.t ;;
+        timing) for t in launch b2b; do ./sol6 --size 64 --reps 200 --timing $t --csv "$base.csv"; done ;;
+        *) echo "gpu-session: unknown phase $phase"; false ;;
+        esac
+        echo "$phase exit status: $?"
     done
-} | tee -a "$log"
-if [ -n "${OUT:-}" ]; then cp "$log" data/*.csv "$OUT"/; fi
+} 2>&1 | tee -a "$log"
+if [ -n "${OUT:-}" ]; then cp "$log" "$base".csv "$OUT"/; [ -f "$base-convergence.csv" ] && cp "$base-convergence.csv" "$OUT"/; fi
