@@ -223,28 +223,38 @@ static int dump_grid(const char *path, const void *a, size_t bytes);
 // from the same inputs (a kernels file never writes its inputs), so the last one is checked
 // against the validation reference. Launch overhead overlaps the previous kernel, and a small
 // problem's data may still be in L2 from the launch before: what a loop of kernels sees.
+// One timed sample: a spin so that the launches are queued before the first event is reached,
+// `batch` launches between two events on the legacy default stream (which every blocking stream
+// synchronises with), then the device synchronised. Returns ms per launch, or -1 after a CUDA
+// error (in r's note).
+static double timed_launches(const struct variant *v, const struct problem *p, const struct fields *F,
+                             cudaEvent_t *ev, int batch, struct result *r)
+{
+    device_spin(SPIN_US);
+    CUDA_CHECK(cudaEventRecord(ev[0], 0));
+    for (int b = 0; b < batch; b++) v->launch(p, &F->ctx);
+    CUDA_CHECK(cudaEventRecord(ev[1], 0));
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        snprintf(r->note, sizeof r->note, "CUDA error in timed runs: %s", cudaGetErrorString(e));
+        r->cuda_error = 1;
+        return -1;
+    }
+    float f;
+    CUDA_CHECK(cudaEventElapsedTime(&f, ev[0], ev[1]));
+    return f / batch;
+}
+
 static void time_back_to_back(const struct options *o, const struct variant *v, struct fields *F, float *h_out,
                               struct references *R, float *const *inputs, FILE *log, cudaEvent_t *ev, double *ms,
                               struct result *r)
 {
-    const struct problem *p = &o->prob;
-    prepare_run(F, p, run_seed(o->seed, -1));
+    prepare_run(F, &o->prob, run_seed(o->seed, -1));
     for (int i = -WARMUP; i < o->reps; i++) {
-        CUDA_CHECK(cudaDeviceSynchronize());
-        device_spin(SPIN_US);
-        CUDA_CHECK(cudaEventRecord(ev[0], 0));
-        for (int b = 0; b < B2B_BATCH; b++) v->launch(p, &F->ctx);
-        CUDA_CHECK(cudaEventRecord(ev[1], 0));
-        cudaError_t e = cudaGetLastError();
-        if (e == cudaSuccess) e = cudaDeviceSynchronize();
-        if (e != cudaSuccess) {
-            snprintf(r->note, sizeof r->note, "CUDA error in timed runs: %s", cudaGetErrorString(e));
-            r->cuda_error = 1;
-            return;
-        }
-        float f;
-        CUDA_CHECK(cudaEventElapsedTime(&f, ev[0], ev[1]));
-        if (i >= 0) ms[i] = f / B2B_BATCH;
+        double t = timed_launches(v, &o->prob, F, ev, B2B_BATCH, r);
+        if (t < 0) return;
+        if (i >= 0) ms[i] = t;
     }
     double err;
     char why[sizeof r->note];
@@ -293,20 +303,9 @@ static struct result run_variant(const struct options *o, const struct variant *
     if (o->back_to_back) time_back_to_back(o, v, F, h_out, R, inputs, log, ev, ms, &r);
     for (int i = 0; i < total && !r.note[0] && !o->back_to_back; i++) {
         prepare_run(F, p, run_seed(o->seed, i));
-        device_spin(SPIN_US);
-        CUDA_CHECK(cudaEventRecord(ev[0], 0));
-        v->launch(p, &F->ctx);
-        CUDA_CHECK(cudaEventRecord(ev[1], 0));
-        cudaError_t e = cudaGetLastError();
-        if (e == cudaSuccess) e = cudaDeviceSynchronize();
-        if (e != cudaSuccess) {
-            snprintf(r.note, sizeof r.note, "CUDA error in timed runs: %s", cudaGetErrorString(e));
-            r.cuda_error = 1;
-            break;
-        }
-        float f;
-        CUDA_CHECK(cudaEventElapsedTime(&f, ev[0], ev[1]));
-        if (i >= WARMUP) ms[i - WARMUP] = f;
+        double t = timed_launches(v, p, F, ev, 1, &r);
+        if (t < 0) break;
+        if (i >= WARMUP) ms[i - WARMUP] = t;
         if (i == checked) {  // the same answer on other inputs, in a run the program did not announce
             if (R->chk_kind != v->kind) {
                 reference_of(o, F, v->kind, run_seed(o->seed, checked), NULL, R->chk);
