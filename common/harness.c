@@ -791,6 +791,11 @@ static int pick_checked_run(int reps)
 int lab_main(const struct lab *lab, int argc, char **argv)
 {
     set_program_name(argv[0]);
+    if (lab->n_fields > MAX_FIELDS || lab->n_params > MAX_PARAMS || lab->dims > MAX_DIMS) {
+        fprintf(stderr, "%s: lab %d defines more fields, parameters or dimensions than common/lab.h allows\n",
+                program_name(), lab->number);
+        return 2;
+    }
     struct options o;
     char err[512];
     int rc = parse_options(lab, argc, argv, &o, err, sizeof err);

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-enum { MAX_DIMS = 3, MAX_FIELDS = 4, MAX_PARAMS = 4 };
+enum { MAX_DIMS = 3, MAX_FIELDS = 8, MAX_PARAMS = 4 };  // lab_main refuses a definition past them
 
 // What a variant is asked to compute. Sizes are element counts, x fastest.
 struct problem {
