@@ -392,6 +392,9 @@ DECLARE_VARIANT(naive);
 DECLARE_VARIANT(queue_16x16);
 DECLARE_VARIANT(queue_32x32);
 DECLARE_VARIANT(queue4_128x16);
+DECLARE_VARIANT(queue4p);
+DECLARE_VARIANT(zq_32x8);
+DECLARE_VARIANT(zq_64x4);
 setup_fn setup_kernels;  // the weights in constant memory, the ring's shared-memory opt-in
 
 static const struct variant VARIANTS[] = {
@@ -399,6 +402,9 @@ static const struct variant VARIANTS[] = {
     VARIANT(queue_16x16, "003's 16x16 tile in shared memory, the z neighbours in a register queue", 0),
     VARIANT(queue_32x32, "003's 32x32 tile (32x16 threads, two rows each)", 0),
     VARIANT(queue4_128x16, "lab 5's fastest: float4 quads, a ring of shared planes with split barriers", 0),
+    VARIANT(queue4p, "x", 0),
+    VARIANT(zq_32x8, "x", 0),
+    VARIANT(zq_64x4, "x", 0),
 };
 
 // Sizes that are no multiple of any tile, thinner than the boundary layer, nx not a multiple of
