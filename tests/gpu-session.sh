@@ -5,6 +5,7 @@
 # commit; with OUT set (the device tool) the log and the CSV files are copied there. Commit them,
 # then run make tables and make plots where gnuplot is.
 #   COMMIT=$(git describe --always --dirty) bash tests/gpu-session.sh PHASE...   (default: bench test)
+# Pass COMMIT from the checkout you edit: a copied tree (the device tool) may carry a stale .git.
 #   bench        make bench (every lab)           profile   make profile (every lab)
 #   test         make tables, then make test (the whole suite: longer than one device call)
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
