@@ -53,4 +53,5 @@ plot data using ($1 - w / 2):($4 > top ? top : $4):(w) with boxes lc rgb "#7b329
      '' using ($1 + w / 2):($5 > top ? top * 0.8 : 1/0):(w / 2 + 0.02):(top * 0.01) with boxxyerror fs solid 1.0 noborder lc rgb "white" notitle, \
      '' using ($1 + w / 2):($5 > top ? 1/0 : $5 + 0.12):(sprintf("%.2f", $5)) with labels rotate by 90 left font ",8" notitle, \
      '' using ($1 - w / 2):($4 > top ? 1/0 : $4 + 0.12):(sprintf("%.2f", $4)) with labels rotate by 90 left font ",8" tc rgb "#7b3294" notitle, \
-     '' using ($1 + w / 2):($5 > top ? top * 0.9 : 1/0):(sprintf("%.1f (cut)", $5)) with labels left offset 1, 0 font ",9" notitle
+     '' using ($1 + w / 2):($5 > top ? top * 0.9 : 1/0):(sprintf("%.1f (cut)", $5)) with labels left offset 1, 0 font ",9" notitle, \
+     '' using ($1 - w / 2):($4 > top ? top * 0.9 : 1/0):(sprintf("%.1f (cut)", $4)) with labels right offset -1, 0 font ",9" tc rgb "#7b3294" notitle

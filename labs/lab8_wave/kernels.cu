@@ -344,7 +344,7 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
     }
 }
 
-// One block of 256 threads fits an SM (187 registers a thread): 4 blocks per SM balance the
+// One block of 256 threads fits an SM (192 registers a thread): 4 blocks per SM balance the
 // tail without cutting the chunks short (a chunk reads 2R extra planes; at 512^3, 16 per SM
 // would make that 26 % more tile reads, 4 per SM 8 %).
 static int queue4_chunk(const struct problem *p)
