@@ -38,7 +38,7 @@ SOL_BINS := $(foreach n,$(LAB_NAMES),$(if $(wildcard solutions/$(n)/kernels.cu),
 
 # The harness: host C (checking, options, references, CSV: unit-tested without a GPU), the run
 # (harness.c, on the CUDA runtime), main, and the GPU side (device.cu).
-UNIT_OBJS := $(patsubst %,build/common/%.o,check options reference star csv program sandbox)
+UNIT_OBJS := $(patsubst %,build/common/%.o,check options reference star csv program sandbox ranks)
 COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/%.o,harness main device) build/version.o
 
 # ---- programs: ./labN from labs/, ./solN with the solution's kernels ----
@@ -77,6 +77,20 @@ build/tests/sandbox: tests/sandbox.c $(UNIT_OBJS) | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ tests/sandbox.c $(UNIT_OBJS) -lm -lpthread
 
+# MPI (lab 9): the compiler flags of Open MPI's wrapper or of pkg-config; none: lab 9 and its
+# host tests are skipped, and the rest of the course builds.
+MPI_CFLAGS ?= $(or $(shell mpicc --showme:compile 2>/dev/null),$(shell pkg-config --cflags ompi 2>/dev/null))
+MPI_LIBS ?= $(or $(shell mpicc --showme:link 2>/dev/null),$(shell pkg-config --libs ompi 2>/dev/null))
+HAVE_MPI := $(if $(strip $(MPI_LIBS)),1)
+
+build/common/ranks-mpi.o: common/ranks.c | need-nvcc
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DSTENCIL_MPI $(MPI_CFLAGS) -c $< -o $@
+
+build/tests/ranks: tests/ranks.c build/common/ranks-mpi.o | need-nvcc
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $^ $(MPI_LIBS)
+
 build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
@@ -91,7 +105,7 @@ all: $(LAB_BINS) $(SOL_BINS) build/compare-dump  ## build every lab skeleton and
 labs: $(LAB_BINS)              ## build the student labs (./labN)
 solutions: $(SOL_BINS)         ## build the reference solutions (./solN)
 
-test: all build/tests/unit build/tests/sandbox  ## the project's own tests (TAP, run by prove)
+test: all build/tests/unit build/tests/sandbox $(if $(HAVE_MPI),build/tests/ranks)  ## the project's own tests (TAP, run by prove)
 	prove --exec '' tests/*.t
 
 check: all                     ## grade the kernels files in labs/ (or SUBMISSION=dir) on this GPU

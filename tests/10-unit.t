@@ -1,6 +1,7 @@
 #!/usr/bin/env perl
-# Unit tests of the harness (tests/unit.c), make check's sandbox (tests/sandbox.c), and each lab's host-side checks of its own CPU
-# reference (./solN --self-test): TAP from C, gathered here.
+# Unit tests of the harness (tests/unit.c), make check's sandbox (tests/sandbox.c), lab 9's
+# ranks and ghost planes under mpirun (tests/ranks.c), and each lab's host-side checks of its own
+# CPU reference (./solN --self-test): TAP from C, gathered here.
 use strict;
 use warnings;
 use lib 'tests';
@@ -13,5 +14,21 @@ for my $cmd ('build/tests/unit', 'build/tests/sandbox', map { ref_bin($_) . ' --
     my ($plan) = $r->{out} =~ /^1\.\.(\d+)/m;
     is($r->{status}, 0, "$cmd exits 0") or diag($r->{out} . $r->{err});
     ok(defined $plan && !@not_ok, "$cmd: " . ($plan // 0) . ' checks, none failed') or diag(join "\n", @not_ok);
+}
+# Lab 9's host side with MPI: slabs, ghost planes and the gather under mpirun, 1 to 4 ranks (more
+# ranks than cores: --oversubscribe; CI runs as root, which Open MPI refuses unless told).
+SKIP: {
+    skip 'no MPI here (Debian: libopenmpi-dev openmpi-bin): lab 9\'s host tests not run', 8
+        unless -x 'build/tests/ranks' && system('command -v mpirun >/dev/null') == 0;
+    local $ENV{OMPI_ALLOW_RUN_AS_ROOT} = 1;
+    local $ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} = 1;
+    for my $n (1 .. 4) {
+        my $r = run("mpirun --oversubscribe -np $n build/tests/ranks");
+        my @not_ok = grep { /^not ok/ } split /\n/, $r->{out};
+        my ($plan) = $r->{out} =~ /^1\.\.(\d+)/m;
+        is($r->{status}, 0, "mpirun -np $n build/tests/ranks exits 0") or diag($r->{out} . $r->{err});
+        ok($plan && !@not_ok, "mpirun -np $n build/tests/ranks: " . ($plan // 0) . ' checks, none failed')
+            or diag(join "\n", @not_ok);
+    }
 }
 done_testing();

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "ranks.h"
 #include "tap.h"
 
 static const size_t N3[3] = {4, 3, 2};  // 24 points
@@ -304,6 +305,33 @@ static void test_star3d(void)
     free(out);
 }
 
+// The slabs of lab 9: every plane owned exactly once, in rank order, sizes differing by at most
+// one; a slab thinner than the ghost zone refused.
+static void test_slabs(void)
+{
+    int cover = 1, balanced = 1;
+    for (size_t nz = 1; nz <= 40; nz++)
+        for (int ranks = 1; ranks <= 8; ranks++) {
+            size_t next = 0, lo = nz, hi = 0;
+            for (int r = 0; r < ranks; r++) {
+                struct slab s = slab_of(nz, ranks, r);
+                cover &= s.z0 == next;
+                next = s.z0 + s.nz;
+                lo = s.nz < lo ? s.nz : lo, hi = s.nz > hi ? s.nz : hi;
+            }
+            cover &= next == nz;
+            balanced &= hi - lo <= 1;
+        }
+    ok(cover, "slab_of: the slabs of 1..8 ranks cover nz = 1..40 in order, each plane once");
+    ok(balanced, "slab_of: slab sizes differ by at most one plane");
+    struct slab s = slab_of(10, 3, 0), t = slab_of(10, 3, 2);
+    ok(s.z0 == 0 && s.nz == 4 && t.z0 == 7 && t.nz == 3, "slab_of(10, 3): 4 + 3 + 3 planes, the extra one first");
+    ok(slab_refuse(16, 4, 4) == NULL && slab_refuse(15, 4, 4) != NULL,
+       "slab_refuse: 4 ranks of 4 planes carry 4 ghost planes, 15 planes do not: %s", slab_refuse(15, 4, 4));
+    ok(slab_refuse(3, 1, 4) == NULL, "slab_refuse: one rank has no neighbour to send it ghosts");
+    is_int(ranks_size(), 1, "without MPI there is one rank");
+}
+
 int main(void)
 {
     test_compare();
@@ -315,5 +343,6 @@ int main(void)
     test_laplacian_weights();
     test_star3d();
     test_csv();
+    test_slabs();
     return done_testing();
 }
