@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "ranks.h"
 
 int device_open(struct device *dev)
 {
@@ -15,9 +16,13 @@ int device_open(struct device *dev)
                 e != cudaSuccess ? cudaGetErrorString(e) : "the driver lists none");
         return 2;
     }
+    // one GPU per process of a host in turn (lab 9 under mpirun); several processes may share one
+    const int id = ranks_local() % count;
     struct cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    CUDA_CHECK(cudaSetDevice(0));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
+    CUDA_CHECK(cudaSetDevice(id));
+    dev->id = id;
+    dev->count = count;
     snprintf(dev->name, sizeof dev->name, "%s", prop.name);
     for (char *c = dev->name; *c; c++)
         if (*c == ',') *c = ' ';  // the name goes into a CSV field

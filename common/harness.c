@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "ranks.h"
 
 enum { WARMUP = 2, MAX_PRINT = 10 };
 static const double SPIN_US = 20;  // the GPU is busy this long before every timed launch
@@ -46,11 +47,14 @@ static size_t guard_elems(const struct lab *lab, const struct problem *p)
     return (g + 63) / 64 * 64;
 }
 
+// Each field of this process: its slab's planes (count points from dev[f]) with `lo` elements of
+// ghost planes below and above (lab 9; else 0), and `guard` poisoned elements beyond those.
 struct fields {
     const struct lab *lab;
-    size_t count, guard;
-    float *dev[MAX_FIELDS];     // the data of each field; `guard` poisoned elements either side
-    float *host_in[MAX_FIELDS]; // the inputs of the validation run (IN fields)
+    size_t count, guard, plane, lo, local, global;  // local = count + 2 lo; global = points(n)
+    float *dev[MAX_FIELDS];     // the first plane this process owns of each field
+    float *host_in[MAX_FIELDS]; // the inputs of the validation run (IN fields), the whole grid
+    float *h_all;               // rank 0 of several: the gathered result
     struct context ctx;
     int result;                 // the field a variant's answer is read from (the OUT field)
 };
@@ -59,20 +63,24 @@ static void fields_alloc(struct fields *F, const struct lab *lab, const struct p
 {
     memset(F, 0, sizeof *F);
     F->lab = lab;
-    F->count = points(p->n);
+    F->plane = p->n[0] * p->n[1];
+    F->count = F->plane * p->slab_nz;
+    F->lo = F->plane * (size_t)p->ghost;
+    F->local = F->count + 2 * F->lo;
+    F->global = points(p->n);
     F->guard = guard_elems(lab, p);
     int n_in = 0, n_out = 0, n_scratch = 0;
     F->result = -1;
     for (int f = 0; f < lab->n_fields; f++) {
-        size_t total = F->count + 2 * F->guard;
+        size_t total = F->local + 2 * F->guard;
         float *base;
         CUDA_CHECK(cudaMalloc((void **)&base, total * sizeof(float)));
         CUDA_CHECK(cudaMemset(base, POISON_BYTE, total * sizeof(float)));
-        F->dev[f] = base + F->guard;
+        F->dev[f] = base + F->guard + F->lo;
         switch (lab->fields[f].role) {
         case FIELD_IN:
             F->ctx.in[n_in++] = F->dev[f];
-            F->host_in[f] = xmalloc(F->count * sizeof(float));
+            F->host_in[f] = xmalloc(F->global * sizeof(float));
             break;
         case FIELD_OUT:
             F->ctx.out[n_out++] = F->dev[f];
@@ -84,17 +92,40 @@ static void fields_alloc(struct fields *F, const struct lab *lab, const struct p
         }
     }
     F->ctx.stream = 0;  // the legacy default stream: it orders every blocking stream's work
-    F->ctx.rank = 0;
-    F->ctx.ranks = 1;
-    F->ctx.device = 0;
+    F->ctx.rank = ranks_rank();
+    F->ctx.ranks = ranks_size();
+    CUDA_CHECK(cudaGetDevice(&F->ctx.device));
+    if (ranks_size() > 1 && ranks_rank() == 0) F->h_all = xmalloc(F->global * sizeof(float));
+}
+
+// The first element of field f's allocation (its guard band).
+static float *field_base(const struct fields *F, int f) { return F->dev[f] - F->lo - F->guard; }
+
+// The planes of this process's slab and its ghost planes that lie in the grid: zlo .. zhi - 1.
+static void slab_span(const struct problem *p, size_t *zlo, size_t *zhi)
+{
+    size_t g = (size_t)p->ghost, hi = p->slab_z0 + p->slab_nz + g;
+    *zlo = p->slab_z0 >= g ? p->slab_z0 - g : 0;
+    *zhi = hi < p->n[2] ? hi : p->n[2];
+}
+
+// Copy this process's planes (its slab and the ghost planes in the grid) of the whole-grid input
+// `grid` into field f.
+static void upload_slab(const struct fields *F, const struct problem *p, int f, const float *grid)
+{
+    size_t zlo, zhi;
+    slab_span(p, &zlo, &zhi);
+    float *at = F->dev[f] - (p->slab_z0 - zlo) * F->plane;
+    CUDA_CHECK(cudaMemcpy(at, grid + zlo * F->plane, (zhi - zlo) * F->plane * sizeof(float), cudaMemcpyHostToDevice));
 }
 
 static void fields_free(struct fields *F)
 {
     for (int f = 0; f < F->lab->n_fields; f++) {
-        CUDA_CHECK(cudaFree(F->dev[f] - F->guard));
+        CUDA_CHECK(cudaFree(field_base(F, f)));
         free(F->host_in[f]);
     }
+    free(F->h_all);
 }
 
 // The seed of the run: the validation run has the seed of the command line, timed run i its own.
@@ -110,25 +141,25 @@ static void host_inputs(const struct lab *lab, const struct problem *p, uint64_t
     }
 }
 
-// Before a run: fresh inputs, NaN in every output and scratch array (their guards included).
+// Before a run: fresh inputs, NaN in every output and scratch array (their ghost planes and
+// guards included).
 static void prepare_run(const struct fields *F, const struct problem *p, uint64_t seed)
 {
-    static float *staging;  // a lab's own inputs are made on the host
+    static float *staging;  // a lab's own inputs are made on the host, for the whole grid
     static size_t staged;
     for (int f = 0; f < F->lab->n_fields; f++) {
         if (F->lab->fields[f].role == FIELD_IN && F->lab->input) {
-            if (staged < F->count) {
+            if (staged < F->global) {
                 free(staging);
-                staging = xmalloc(F->count * sizeof *staging);
-                staged = F->count;
+                staging = xmalloc(F->global * sizeof *staging);
+                staged = F->global;
             }
             F->lab->input(p, f, seed, staging);
-            CUDA_CHECK(cudaMemcpy(F->dev[f], staging, F->count * sizeof *staging, cudaMemcpyHostToDevice));
-        } else if (F->lab->fields[f].role == FIELD_IN)
+            upload_slab(F, p, f, staging);
+        } else if (F->lab->fields[f].role == FIELD_IN)  // one process (lab_main refuses ghosts without `input`)
             device_fill_random(F->dev[f], F->count, field_seed(seed, f));
         else
-            CUDA_CHECK(cudaMemsetAsync(F->dev[f] - F->guard, POISON_BYTE,
-                                       (F->count + 2 * F->guard) * sizeof(float), 0));
+            CUDA_CHECK(cudaMemsetAsync(field_base(F, f), POISON_BYTE, (F->local + 2 * F->guard) * sizeof(float), 0));
     }
 }
 
@@ -146,8 +177,9 @@ static int launch_and_wait(const struct variant *v, const struct problem *p, con
     v->launch(p, &F->ctx);
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
-    if (e != cudaSuccess) {
-        snprintf(note, notelen, "CUDA error: %s", cudaGetErrorString(e));
+    if (e != cudaSuccess) snprintf(note, notelen, "CUDA error: %s", cudaGetErrorString(e));
+    if (!ranks_all(e == cudaSuccess)) {  // every process takes the same path
+        if (e == cudaSuccess) snprintf(note, notelen, "CUDA error on another rank");
         return -1;
     }
     return 0;
@@ -159,33 +191,48 @@ static int check_run(const struct options *o, const struct fields *F, float *h_o
                      float *const *inputs, double *rel_err, char *note, size_t notelen, FILE *log)
 {
     const struct lab *lab = o->lab;
-    const size_t count = F->count, guard = F->guard, total = count + 2 * guard;
+    const struct problem *p = &o->prob;
+    const size_t count = F->count, guard = F->guard, local = F->local, total = local + 2 * guard;
+    size_t zlo, zhi;
+    slab_span(p, &zlo, &zhi);
+    const size_t in_at = guard + F->lo - (p->slab_z0 - zlo) * F->plane, in_n = (zhi - zlo) * F->plane;
     double l2, atol, rtol;
-    problem_tolerance(lab, &o->prob, &l2, &atol, &rtol);
+    problem_tolerance(lab, p, &l2, &atol, &rtol);
     // Every other field first, through h_out; the result last, so that h_out keeps it (--dump).
     const char *broken = NULL;
     int changed = -1;
     for (int f = 0, k = 0; f < lab->n_fields; f++) {
         if (f == F->result) continue;
         int is_in = lab->fields[f].role == FIELD_IN;
-        CUDA_CHECK(cudaMemcpy(h_out, F->dev[f] - guard, total * sizeof(float), cudaMemcpyDeviceToHost));
-        if (!broken && !(guard_intact(h_out, guard) && guard_intact(h_out + guard + count, guard)))
+        CUDA_CHECK(cudaMemcpy(h_out, field_base(F, f), total * sizeof(float), cudaMemcpyDeviceToHost));
+        if (!broken && !(guard_intact(h_out, guard) && guard_intact(h_out + guard + local, guard)))
             broken = lab->fields[f].name;
-        if (is_in && inputs && changed < 0 && memcmp(h_out + guard, inputs[k], count * sizeof(float)))
+        // an input, with the ghost planes it came with, as it was uploaded
+        if (is_in && inputs && changed < 0 && memcmp(h_out + in_at, inputs[k] + zlo * F->plane, in_n * sizeof(float)))
             changed = f;
         k += is_in;
     }
-    CUDA_CHECK(cudaMemcpy(h_out, F->dev[F->result] - guard, total * sizeof(float), cudaMemcpyDeviceToHost));
-    struct check c = compare(h_out + guard, ref, o->prob.n, l2, atol, rtol, log, MAX_PRINT);
-    *rel_err = c.rel_l2;
-    if (!(guard_intact(h_out, guard) && guard_intact(h_out + guard + count, guard)))
+    CUDA_CHECK(cudaMemcpy(h_out, field_base(F, F->result), total * sizeof(float), cudaMemcpyDeviceToHost));
+    if (!(guard_intact(h_out, guard) && guard_intact(h_out + guard + local, guard)))
         broken = lab->fields[F->result].name;
+    // Several processes: rank 0 gathers the slabs and compares; every rank learns the verdict.
+    const float *got = h_out + guard + F->lo;
+    if (ranks_size() > 1) {
+        ranks_gather(got, count, F->h_all);
+        got = F->h_all;
+    }
+    struct check c = {0};
+    if (ranks_rank() == 0) c = compare(got, ref, p->n, l2, atol, rtol, log, MAX_PRINT);
+    *rel_err = c.rel_l2;
+    int pass = ranks_all(ranks_rank() != 0 || c.pass), intact = ranks_all(!broken), kept = ranks_all(changed < 0);
     if (broken) snprintf(note, notelen, "wrote outside the array '%s' (guard band changed)", broken);
+    else if (!intact) snprintf(note, notelen, "wrote outside an array on another rank (guard band changed)");
     else if (changed >= 0) snprintf(note, notelen, "wrote into the input '%s'", lab->fields[changed].name);
-    else if (c.nan) snprintf(note, notelen, "%zu of %zu points NaN or never written", c.nan, count);
-    else if (c.bad) snprintf(note, notelen, "%zu of %zu points outside tolerance", c.bad, count);
-    else if (!c.pass) snprintf(note, notelen, "relative L2 error above %.1e", l2);
-    return c.pass && !broken && changed < 0;
+    else if (!kept) snprintf(note, notelen, "wrote into an input on another rank");
+    else if (c.nan) snprintf(note, notelen, "%zu of %zu points NaN or never written", c.nan, F->global);
+    else if (c.bad) snprintf(note, notelen, "%zu of %zu points outside tolerance", c.bad, F->global);
+    else if (!pass) snprintf(note, notelen, "relative L2 error above %.1e", l2);
+    return pass && intact && kept;
 }
 
 // The references a run is checked against: the validation run's and the checked timed run's,
@@ -199,6 +246,7 @@ struct references {
 static void reference_of(const struct options *o, const struct fields *F, int kind, uint64_t seed,
                          float *const *inputs, double *ref)
 {
+    if (ranks_rank() != 0) return;  // rank 0 checks the gathered answer
     const float *in[MAX_FIELDS] = {0};
     float *tmp[MAX_FIELDS] = {0};
     int n_in = 0;
@@ -207,7 +255,7 @@ static void reference_of(const struct options *o, const struct fields *F, int ki
     if (inputs) {
         for (int k = 0; k < n_in; k++) in[k] = inputs[k];
     } else {  // a timed run's inputs, made here and dropped after
-        for (int k = 0; k < n_in; k++) tmp[k] = xmalloc(F->count * sizeof(float));
+        for (int k = 0; k < n_in; k++) tmp[k] = xmalloc(F->global * sizeof(float));
         host_inputs(o->lab, &o->prob, seed, tmp);
         for (int k = 0; k < n_in; k++) in[k] = tmp[k];
     }
@@ -230,20 +278,22 @@ static int dump_grid(const char *path, const void *a, size_t bytes);
 static double timed_launches(const struct variant *v, const struct problem *p, const struct fields *F,
                              cudaEvent_t *ev, int batch, struct result *r)
 {
+    ranks_barrier();  // several processes start together; the run takes the slowest one's time
     device_spin(SPIN_US);
     CUDA_CHECK(cudaEventRecord(ev[0], 0));
     for (int b = 0; b < batch; b++) v->launch(p, &F->ctx);
     CUDA_CHECK(cudaEventRecord(ev[1], 0));
     cudaError_t e = cudaGetLastError();
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
-    if (e != cudaSuccess) {
-        snprintf(r->note, sizeof r->note, "CUDA error in timed runs: %s", cudaGetErrorString(e));
+    if (e != cudaSuccess) snprintf(r->note, sizeof r->note, "CUDA error in timed runs: %s", cudaGetErrorString(e));
+    if (!ranks_all(e == cudaSuccess)) {
+        if (e == cudaSuccess) snprintf(r->note, sizeof r->note, "CUDA error in timed runs on another rank");
         r->cuda_error = 1;
         return -1;
     }
     float f;
     CUDA_CHECK(cudaEventElapsedTime(&f, ev[0], ev[1]));
-    return f / batch;
+    return ranks_max(f / batch);
 }
 
 static void time_back_to_back(const struct options *o, const struct variant *v, struct fields *F, float *h_out,
@@ -287,7 +337,7 @@ static struct result run_variant(const struct options *o, const struct variant *
         char name[4000];
         snprintf(name, sizeof name, o->dump, v->name);
         snprintf(dump, sizeof dump, "%s.tmp", name);
-        if (dump_grid(dump, h_out + F->guard, F->count * sizeof(float))) {
+        if (dump_grid(dump, h_out + F->guard + F->lo, F->count * sizeof(float))) {
             snprintf(r.note, sizeof r.note, "cannot write --dump file '%.150s'", name);
             return r;
         }
@@ -414,7 +464,7 @@ static void csv_row(FILE *f, const struct run_rows *rr, const char *variant, con
     else
         fprintf(f, "%.6f,%.6f,%.3f,%.1f,%.1f,%.2f,%.4f,%.4f,%.3e,%s,", r->median_ms, r->min_ms, d.gpts,
                 d.gbps, rr->copy_gbps, d.pct, r->red_r, r->red_w, r->rel_err, r->pass ? "PASS" : "FAIL");
-    fprintf(f, "%s,%d,%d,%s\n", BUILD_COMMIT, 1, 1, o->back_to_back ? "b2b" : "launch");
+    fprintf(f, "%s,%d,%d,%s\n", BUILD_COMMIT, o->prob.ranks, o->prob.gpus, o->back_to_back ? "b2b" : "launch");
 }
 
 static void write_rows(FILE *f, void *ctx)
@@ -446,10 +496,17 @@ static int dump_grid(const char *path, const void *a, size_t bytes)
 static int lab_setup(struct options *o, struct device *dev, double *copy_gbps)
 {
     int rc = device_open(dev);
-    if (rc) return rc;
+    if (!ranks_all(rc == 0)) return rc ? rc : 2;
     sandbox_if_asked();  // the GPU is open; the kernels file has not run yet
+    const int first = ranks_rank() == 0, ranks = ranks_size();
     o->prob.sm_count = dev->sm_count;
     o->prob.smem_optin = dev->smem_per_block_optin;
+    problem_slab(o->lab, &o->prob, ranks < dev->count ? ranks : dev->count);
+    const char *thin = o->lab->ghost ? slab_refuse(o->prob.n[2], ranks, o->lab->ghost) : NULL;
+    if (thin) {
+        if (first) fprintf(stderr, "%s: %s\n", program_name(), thin);
+        return 2;
+    }
     // A variant named with --variant that cannot run the problem stops the program (exit 2);
     // with 'all', such variants are skipped with a line each and the others run.
     int kept = 0;
@@ -457,8 +514,10 @@ static int lab_setup(struct options *o, struct device *dev, double *copy_gbps)
     for (int i = 0; i < o->n_selected; i++) {
         const struct variant *v = &o->lab->variants[o->selected[i]];
         const char *why = v->refuse(&o->prob);
+        // a slab may be refused on one process only: then it is refused on all
+        if (!ranks_all(why == NULL) && !why) why = "refused on another rank's slab";
         if (why && o->named) {
-            fprintf(stderr, "%s: variant %s cannot run this problem: %s\n", program_name(), v->name, why);
+            if (first) fprintf(stderr, "%s: variant %s cannot run this problem: %s\n", program_name(), v->name, why);
             return 2;
         }
         if (why && !o->quiet) printf("(variant %s skipped: %s)\n", v->name, why);
@@ -466,19 +525,28 @@ static int lab_setup(struct options *o, struct device *dev, double *copy_gbps)
         if (!why) o->selected[kept++] = o->selected[i];
     }
     if (kept == 0) {
-        fprintf(stderr, "%s: no variant can run this problem: %s\n", program_name(), first_why);
+        if (first) fprintf(stderr, "%s: no variant can run this problem: %s\n", program_name(), first_why);
         return 2;
     }
     o->n_selected = kept;
-    size_t count = points(o->prob.n), guard = guard_elems(o->lab, &o->prob);
-    double need = (double)o->lab->n_fields * (double)(count + 2 * guard) * sizeof(float);
-    // Leave room for the copy-bandwidth buffers and the CUDA context.
-    if (need > 0.9 * (double)dev->free_bytes) {
-        fprintf(stderr, "%s: the problem needs %.2f GB of GPU memory, %s has %.2f GB free\n", program_name(),
-                need / 1e9, dev->name, (double)dev->free_bytes / 1e9);
+    const size_t plane = o->prob.n[0] * o->prob.n[1], guard = guard_elems(o->lab, &o->prob);
+    const size_t local = plane * (o->prob.slab_nz + 2 * (size_t)o->prob.ghost);
+    double need = (double)o->lab->n_fields * (double)(local + 2 * guard) * sizeof(float);
+    // Leave room for the copy-bandwidth buffers and the CUDA context (processes sharing a GPU
+    // each see it whole: together they may still not fit, which the allocation then reports).
+    if (!ranks_all(need <= 0.9 * (double)dev->free_bytes)) {
+        if (first) fprintf(stderr, "%s: the problem needs %.2f GB of GPU memory per process, %s has %.2f GB free\n",
+                           program_name(), need / 1e9, dev->name, (double)dev->free_bytes / 1e9);
         return 2;
     }
-    *copy_gbps = measure_copy_gbps(dev->free_bytes - (size_t)need);
+    // The copy roof of each GPU, measured one process at a time (processes may share a GPU);
+    // several GPUs: their roofs together, as the fastest one's times the GPUs.
+    double own = 0;
+    for (int r = 0; r < ranks; r++) {
+        ranks_barrier();
+        if (r == ranks_rank()) own = measure_copy_gbps(dev->free_bytes - (size_t)need);
+    }
+    *copy_gbps = ranks_max(own) * o->prob.gpus;
     if (o->lab->setup) o->lab->setup(&o->prob);
     return 0;
 }
@@ -530,6 +598,7 @@ static struct problem conv_problem(const struct options *o, size_t n)
     for (int d = 0; d < MAX_DIMS; d++) p.n[d] = d < p.dims ? n : 1;
     if (o->lab->conv_steps) p.steps = o->lab->conv_steps(&p);
     problem_source(o->lab, &p);
+    problem_slab(o->lab, &p, p.gpus);
     return p;
 }
 
@@ -783,17 +852,19 @@ static int pick_checked_run(int reps)
     struct timespec t;
     clock_gettime(CLOCK_REALTIME, &t);
     uint64_t r = mix64((uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 20) ^ ((uint64_t)getpid() << 40));
-    return (int)(r % (uint64_t)reps);
+    return (int)ranks_max((double)(r % (uint64_t)reps));  // the same on every process
 }
 
 // ---- the program ----
 
-int lab_main(const struct lab *lab, int argc, char **argv)
+static int run_lab(const struct lab *lab, int argc, char **argv)
 {
     set_program_name(argv[0]);
-    if (lab->n_fields > MAX_FIELDS || lab->n_params > MAX_PARAMS || lab->dims > MAX_DIMS) {
-        fprintf(stderr, "%s: lab %d defines more fields, parameters or dimensions than common/lab.h allows\n",
-                program_name(), lab->number);
+    const int first = ranks_rank() == 0, ranks = ranks_size();
+    if (lab->n_fields > MAX_FIELDS || lab->n_params > MAX_PARAMS || lab->dims > MAX_DIMS ||
+        (lab->ghost && !lab->input)) {
+        fprintf(stderr, "%s: lab %d defines more fields, parameters or dimensions than common/lab.h allows, "
+                "or ghost planes without its own inputs\n", program_name(), lab->number);
         return 2;
     }
     struct options o;
@@ -801,8 +872,19 @@ int lab_main(const struct lab *lab, int argc, char **argv)
     int rc = parse_options(lab, argc, argv, &o, err, sizeof err);
     if (rc == 1) return 0;
     if (rc) {
-        fprintf(stderr, "%s: %s\n", program_name(), err);
+        if (first) fprintf(stderr, "%s: %s\n", program_name(), err);
         return 2;
+    }
+    if (ranks > 1) {  // under mpirun: lab 9's table; one process prints it
+        const char *why = !lab->ghost ? "runs as one process (lab 9 is the one for mpirun)"
+                        : o.list || o.self_test || o.dump_reference || o.convergence || o.profile || o.dump
+                            ? "--list, --self-test, --dump, --dump-reference, --convergence and --profile run as one process"
+                            : NULL;
+        if (why) {
+            if (first) fprintf(stderr, "%s: lab %d %s\n", program_name(), lab->number, why);
+            return 2;
+        }
+        if (!first) o.quiet = 1, o.csv = NULL;
     }
     if (o.list) {
         print_list(&o);
@@ -826,9 +908,10 @@ int lab_main(const struct lab *lab, int argc, char **argv)
     struct fields F;
     fields_alloc(&F, lab, &o.prob);
     size_t count = F.count;
-    float *h_out = xmalloc((count + 2 * F.guard) * sizeof *h_out);
-    struct references R = {xmalloc(count * sizeof(double)), xmalloc(count * sizeof(double)), -1, -1,
-                           pick_checked_run(o.reps)};
+    float *h_out = xmalloc((F.local + 2 * F.guard) * sizeof *h_out);
+    // the references of the whole grid, on rank 0 (which compares)
+    struct references R = {first ? xmalloc(F.global * sizeof(double)) : NULL,
+                           first ? xmalloc(F.global * sizeof(double)) : NULL, -1, -1, pick_checked_run(o.reps)};
     float *inputs[MAX_FIELDS] = {0};
     for (int f = 0, k = 0; f < lab->n_fields; f++)
         if (lab->fields[f].role == FIELD_IN) inputs[k++] = F.host_in[f];
@@ -842,10 +925,18 @@ int lab_main(const struct lab *lab, int argc, char **argv)
             size_t len = strlen(extra);
             snprintf(extra + len, sizeof extra - len, "; timed %d launches back to back", B2B_BATCH);
         }
+        if (o.prob.ranks > 1) {
+            size_t len = strlen(extra);
+            snprintf(extra + len, sizeof extra - len, "; %d ranks on %d GPU%s (copy bandwidth: theirs together)",
+                     o.prob.ranks, o.prob.gpus, o.prob.gpus > 1 ? "s" : "");
+        }
         printf("lab %d (%s) on %s: %d SMs, %.1f GB; copy bandwidth %.0f GB/s "
                "(device-to-device, read + write); empty kernel %.1f us; seed %llu%s\n",
                lab->number, lab->name, dev.name, dev.sm_count, (double)dev.total_bytes / 1e9,
                copy_gbps, 1e3 * launch_ms, o.seed, extra);
+        if (o.prob.ranks > o.prob.gpus)
+            printf("(%d ranks share %d GPU%s: the times are not a scaling result)\n", o.prob.ranks, o.prob.gpus,
+                   o.prob.gpus > 1 ? "s" : "");
         print_table_header(lab);
     }
     struct result res[MAX_SELECTED];
@@ -892,4 +983,12 @@ int lab_main(const struct lab *lab, int argc, char **argv)
     free(R.val);
     free(R.chk);
     return all_pass ? 0 : 1;
+}
+
+int lab_main(const struct lab *lab, int argc, char **argv)
+{
+    ranks_init(&argc, &argv);
+    int rc = run_lab(lab, argc, argv);
+    ranks_finalize();
+    return rc;
 }

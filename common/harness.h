@@ -52,10 +52,13 @@ int sandbox_enter(void);
 void sandbox_if_asked(void);
 // Sets p->source and p->source_at from the definition's source hook (none: NULL).
 void problem_source(const struct lab *lab, struct problem *p);
+// Sets p's slab (this process's planes), ghost planes, ranks and gpus (lab.h).
+void problem_slab(const struct lab *lab, struct problem *p, int gpus);
 
 // ---- the GPU (common/device.cu) ----
 struct device {
     char name[256];
+    int id, count;  // this process's GPU, of the count in the machine
     int sm_count;
     size_t smem_per_block_optin, free_bytes, total_bytes;
 };

@@ -33,16 +33,24 @@ struct problem {
     // new field at point source_at. NULL when the problem has none. Host memory.
     const float *source;
     size_t source_at;
+    // This process's z-slab (lab 9; one process owns every plane: slab_z0 = 0, slab_nz = n[2]):
+    // the kernels compute planes slab_z0 .. slab_z0 + slab_nz - 1 of the n[2], and every field
+    // also holds `ghost` planes below and above them (at negative offsets and past the end).
+    size_t slab_z0, slab_nz;
+    int ghost;
+    int ranks, gpus;  // the processes of the run, and the GPUs they use (fewer: they share)
 };
 
 // The device arrays of one run, by role, in the order the definition declares the fields.
-// Every array has a guard band of NaN on both sides and starts 256-byte aligned.
+// Every array has a guard band of NaN on both sides and starts 256-byte aligned. With ghost
+// planes (lab 9) each points at the first plane this process owns; the inputs' ghost planes
+// hold the neighbours' data, the other fields' are NaN until the kernels fill them.
 struct context {
     const float *in[MAX_FIELDS];  // inputs: fresh data before every run; never write them
     float *out[MAX_FIELDS];       // outputs: NaN before every run; every point must be written
     float *scratch[MAX_FIELDS];   // work arrays: NaN before every run; never checked
     cudaStream_t stream;          // launch every kernel on this stream
-    int rank, ranks, device;      // this process of `ranks` and its GPU (1 and 0 until lab 9)
+    int rank, ranks, device;      // this process of `ranks` and its GPU (lab 9: several)
 };
 
 typedef void launch_fn(const struct problem *p, const struct context *ctx);
@@ -159,6 +167,9 @@ struct lab {
     int report_launch;  // also write the empty kernel's launch time as a CSV row
     // Guard band width in elements (covers the stencil's reach).
     size_t (*guard)(const struct problem *p);
+    // Lab 9: every process (mpirun -np N) owns a z-slab of the grid and holds this many ghost
+    // planes on each side of it (0: one process owns the whole grid). Needs `input`.
+    int ghost;
     setup_fn *setup;  // the kernels file's setup_kernels, or NULL
     const struct variant *variants;
     int n_variants;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "ranks.h"
 
 enum { MAX_REPS = 100000 };
 // Each dimension and the whole grid must stay far below SIZE_MAX once multiplied by the bytes
@@ -300,7 +301,19 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
     const char *why = lab->validate ? lab->validate(&o->prob) : NULL;
     if (why) return fail(err, errlen, "%s", why);
     problem_source(lab, &o->prob);
+    problem_slab(lab, &o->prob, 1);
     return 0;
+}
+
+// This process's slab of p (lab.h): all of it with one rank; ranks and gpus as the run has them.
+void problem_slab(const struct lab *lab, struct problem *p, int gpus)
+{
+    struct slab s = slab_of(p->n[2], ranks_size(), ranks_rank());
+    p->slab_z0 = s.z0;
+    p->slab_nz = s.nz;
+    p->ghost = lab->ghost;
+    p->ranks = ranks_size();
+    p->gpus = gpus;
 }
 
 // The problem's point source, from the definition (its amplitudes live as long as the program).
