@@ -30,4 +30,25 @@ HOST_DEVICE static inline float wave_sigma(int d, int width)
     return WAVE_SPONGE_MAX * q * q;
 }
 
+// ---- the host side (common/wave.c), for the definitions of labs 8 and 9 ----
+#ifndef __CUDACC__
+#include "lab.h"
+
+enum { WAVE_COURANT, WAVE_MODEL, WAVE_SPONGE };  // p->param[...]: --courant, --model, --sponge
+
+// f(theta): the order-8 second difference multiplies cos(theta x + phase) by -f(theta) / h^2.
+double wave_symbol(double theta);
+// The largest stable C = v_max dt / h of leapfrog with the order-8 star in 3D (about 0.4529).
+double wave_courant_limit(void);
+const char *wave_validate(const struct problem *p);  // 3D, and C within the limit
+void wave_tolerance(const struct problem *p, double *l2, double *atol, double *rtol);
+double wave_model_vsq(const struct problem *p, size_t z);  // --model 1: vsq of plane z
+int wave_source(const struct problem *p, size_t *at, float *amplitude);
+void wave_input(const struct problem *p, int field, unsigned long long seed, float *a);
+// S steps in double, in place as the kernels do them; out: the last level.
+void wave_steps(const struct problem *p, const float *u_prev, const float *u, const float *vsq, double *out);
+void wave_reference(const struct problem *p, int kind, const float *const *in, double *ref);
+void *wave_xalloc(size_t bytes);  // malloc, or exit 2 with one line
+#endif
+
 #endif

@@ -9,7 +9,9 @@
 // zero after every step (a reflecting, Dirichlet boundary). Options: --courant C = v_max dt / h
 // (refused above the stability limit), --model 1 (two layers and a Ricker point source instead
 // of random fields), --sponge W (an absorbing layer W points deep inside the boundary, its
-// damping computed from the index, so no extra array). The shared rules are in common/wave.h.
+// damping computed from the index, so no extra array). The rules the kernels share are in
+// common/wave.h; the stability limit, inputs, source and CPU reference, shared with lab 9, in
+// common/wave.c.
 #define _DEFAULT_SOURCE  // M_PI
 #include <math.h>
 #include <stdio.h>
@@ -21,160 +23,7 @@
 #include "tap.h"
 #include "wave.h"
 
-enum { COURANT, MODEL, SPONGE };  // p->param[...]
-
-// f(theta) = -(c0 + 2 sum_i c_i cos(i theta)) with the 1D weights: the order-8 second difference
-// multiplies cos(theta x + phase) by -f(theta) / h^2 exactly (f(theta) ~ theta^2 for small theta).
-static double symbol(double theta)
-{
-    double c[WAVE_R + 1];
-    laplacian_coefficients(2 * WAVE_R, c);
-    double s = -c[0] / 3;  // c[0] is the 3D centre weight, three times the 1D one
-    for (int i = 1; i <= WAVE_R; i++) s -= 2 * c[i] * cos(i * theta);
-    return s;
-}
-
-// Leapfrog is stable when vsq * (the largest eigenvalue of -L8 in 3D) <= 4: for the checkerboard
-// mode (theta = pi in every dimension) that is C^2 * 3 f(pi) <= 4, so C <= sqrt(4 / (3 f(pi))).
-static double courant_limit(void)
-{
-    double top = 0;
-    for (int k = 0; k <= 4096; k++) top = fmax(top, symbol(M_PI * k / 4096));
-    return sqrt(4 / (3 * top));
-}
-
-static const char *validate(const struct problem *p)
-{
-    static char why[200];
-    double limit = courant_limit();
-    if (p->dims != 3) return "lab 8 is 3D: give --size N or NXxNYxNZ";
-    if (p->param[COURANT] > limit) {
-        snprintf(why, sizeof why,
-                 "--courant %g is unstable: leapfrog with the 8th-order star needs v dt / h <= %.4f in 3D",
-                 p->param[COURANT], limit);
-        return why;
-    }
-    return NULL;
-}
-
-// Leapfrog neither damps nor amplifies: a rounding error made in one step stays, so the error
-// after S steps grows at most about linearly with S (each step adds a few float ulp of the
-// field, whose size stays of order 1).
-static void tolerance(const struct problem *p, double *l2, double *atol, double *rtol)
-{
-    double tol = 2e-5 + 2e-6 * p->steps;
-    *l2 = *atol = *rtol = tol;
-}
-
-// ---- the velocity model and the source ----
-// --model 1: a slow layer (v = v_max / 2) over a fast one (v_max) with the interface at 55% of
-// the depth, zero initial fields, and a Ricker wavelet at a point in the slow layer, a quarter of
-// the depth down. Its peak frequency makes the wavelength about 12 points in the slow layer.
-
-static const double SLOW = 0.5, INTERFACE = 0.55, WAVELENGTH = 12;
-
-static double model_vsq(const struct problem *p, size_t z)
-{
-    double c = p->param[COURANT], v = (double)z < INTERFACE * (double)p->n[2] ? SLOW : 1;
-    return c * c * v * v;
-}
-
-static int source(const struct problem *p, size_t *at, float *amplitude)
-{
-    if ((int)p->param[MODEL] != 1) return 0;
-    const size_t nx = p->n[0], ny = p->n[1], nz = p->n[2], x = nx / 2, y = ny / 2, z = nz / 4;
-    if (wave_depth((int)x, (int)y, (int)z, (int)nx, (int)ny, (int)nz) < 0) return 0;  // no room
-    *at = (z * ny + y) * nx + x;
-    // f dt from the wavelength in the slow layer: lambda / h = v_slow dt / h / (f dt).
-    const double f = SLOW * p->param[COURANT] / WAVELENGTH, t0 = 1.5 / f;
-    const float vsq = (float)model_vsq(p, z);
-    for (int s = 0; s < p->steps; s++) {
-        double a = M_PI * f * (s - t0);  // the source term of the step from time s dt
-        amplitude[s] = (float)(vsq * (1 - 2 * a * a) * exp(-a * a));
-    }
-    return 1;
-}
-
-// u_prev and u: uniform random in [-1, 1) (zero with --model 1); vsq: random between a quarter
-// of the limit C^2 and C^2 (the layers with --model 1).
-static void input(const struct problem *p, int field, unsigned long long seed, float *a)
-{
-    const size_t nx = p->n[0], ny = p->n[1], nz = p->n[2], count = nx * ny * nz;
-    const int layered = (int)p->param[MODEL] == 1;
-    if (field < 2) {
-        if (layered) memset(a, 0, count * sizeof *a);
-        else fill_random(a, count, field_seed(seed, field));
-        return;
-    }
-    const double c2 = p->param[COURANT] * p->param[COURANT];
-    const uint64_t s = field_seed(seed, field);
-#pragma omp parallel for
-    for (size_t z = 0; z < nz; z++) {
-        const float layer = (float)model_vsq(p, z);
-        for (size_t i = z * nx * ny; i < (z + 1) * nx * ny; i++)
-            a[i] = layered ? layer : (float)(c2 * (0.625 + 0.375 * random_value(s, i)));
-    }
-}
-
-// ---- the CPU reference ----
-
-static void *xalloc(size_t bytes)
-{
-    void *m = malloc(bytes);
-    if (!m) {
-        fprintf(stderr, "lab 8: not enough host memory for the reference\n");
-        exit(2);
-    }
-    return m;
-}
-
-// S steps in double. Like the kernels, the new level overwrites the oldest in place (each point
-// reads its own old value before writing it), so two arrays hold the three levels.
-static void wave_steps(const struct problem *p, const float *u_prev, const float *u, const float *vsq, double *out)
-{
-    const size_t nx = p->n[0], ny = p->n[1], nz = p->n[2], sy = nx, sz = nx * ny, count = nx * ny * nz;
-    const int width = (int)p->param[SPONGE];
-    double c[WAVE_R + 1];
-    laplacian_coefficients(2 * WAVE_R, c);
-    double *old = xalloc(count * sizeof *old), *cur = xalloc(count * sizeof *cur);
-#pragma omp parallel for
-    for (size_t i = 0; i < count; i++) old[i] = u_prev[i], cur[i] = u[i];
-    for (int s = 0; s < p->steps; s++) {
-#pragma omp parallel for collapse(2)
-        for (size_t z = 0; z < nz; z++)
-            for (size_t y = 0; y < ny; y++)
-                for (size_t x = 0; x < nx; x++) {
-                    const size_t i = z * sz + y * sy + x;
-                    const int d = wave_depth((int)x, (int)y, (int)z, (int)nx, (int)ny, (int)nz);
-                    if (d < 0) {
-                        old[i] = 0;
-                        continue;
-                    }
-                    double lap = c[0] * cur[i];
-                    for (int k = 1; k <= WAVE_R; k++)
-                        lap += c[k] * (cur[i - k] + cur[i + k] + cur[i - k * sy] + cur[i + k * sy] + cur[i - k * sz] +
-                                       cur[i + k * sz]);
-                    const double sigma = width > 0 ? wave_sigma(d, width) : 0;
-                    double next = sigma > 0 ? (2 * cur[i] - (1 - sigma) * old[i] + vsq[i] * lap) / (1 + sigma)
-                                            : 2 * cur[i] - old[i] + vsq[i] * lap;
-                    if (p->source && i == p->source_at) next += p->source[s];
-                    old[i] = next;
-                }
-        double *t = old;
-        old = cur;
-        cur = t;
-    }
-#pragma omp parallel for
-    for (size_t i = 0; i < count; i++) out[i] = cur[i];
-    free(old);
-    free(cur);
-}
-
-static void reference(const struct problem *p, int kind, const float *const *in, double *ref)
-{
-    (void)kind;
-    wave_steps(p, in[0], in[1], in[2], ref);
-}
+enum { COURANT = WAVE_COURANT, MODEL = WAVE_MODEL, SPONGE = WAVE_SPONGE };  // p->param[...]
 
 // ---- the analytic answer, which does not come from the reference ----
 // In a homogeneous medium (vsq = C^2) the mode m = prod_d cos(theta_d i_d + phi_d) is an
@@ -197,7 +46,7 @@ static void smooth(const struct problem *p, int kind, float *const *in, double *
     double theta[3], mu = 0;
     for (int d = 0; d < 3; d++) {
         theta[d] = 2 * M_PI * MODE[d] / (double)p->n[d];
-        mu += symbol(theta[d]);
+        mu += wave_symbol(theta[d]);
     }
     const double wdt = acos(1 - (double)vsq * mu / 2), amp = cos(p->steps * wdt);
     const int layered = (int)p->param[MODEL] == 1;  // its source is not part of the mode
@@ -261,8 +110,8 @@ static double max_interior_error(const struct problem *p,
 {
     const size_t count = p->n[0] * p->n[1] * p->n[2];
     float *in[3];
-    for (int f = 0; f < 3; f++) in[f] = xalloc(count * sizeof(float));
-    double *exact = xalloc(count * sizeof *exact), *ref = xalloc(count * sizeof *ref), err = 0;
+    for (int f = 0; f < 3; f++) in[f] = wave_xalloc(count * sizeof(float));
+    double *exact = wave_xalloc(count * sizeof *exact), *ref = wave_xalloc(count * sizeof *ref), err = 0;
     answer(p, 0, in, exact);
     wave_steps(p, in[0], in[1], in[2], ref);
     size_t checked = 0;
@@ -277,7 +126,7 @@ static double max_interior_error(const struct problem *p,
 static double energy(const struct problem *p, const float *const *in)
 {
     const size_t count = p->n[0] * p->n[1] * p->n[2];
-    double *u = xalloc(count * sizeof *u), e = 0;
+    double *u = wave_xalloc(count * sizeof *u), e = 0;
     wave_steps(p, in[0], in[1], in[2], u);
     for (size_t i = 0; i < count; i++) e += u[i] * u[i];
     free(u);
@@ -312,13 +161,13 @@ static int self_test(void)
     ok(order > 1.9 && order < 2.5, "against the continuous wave at t = %g: error %.2e at n = %zu, %.2e at n = %zu: order %.2f (the time step's 2, reached from above)",
        T_CONV, e[0], CONV_N[0], e[1], CONV_N[2], order);
 
-    double limit = courant_limit();
-    ok(fabs(limit - sqrt(4.0 / (3 * symbol(M_PI)))) < 1e-12 && limit > 0.45 && limit < 0.46,
+    double limit = wave_courant_limit();
+    ok(fabs(limit - sqrt(4.0 / (3 * wave_symbol(M_PI)))) < 1e-12 && limit > 0.45 && limit < 0.46,
        "the stability limit is the checkerboard mode's: C <= %.4f", limit);
     p.param[COURANT] = limit;
-    ok(validate(&p) == NULL, "C at the limit is accepted");
+    ok(wave_validate(&p) == NULL, "C at the limit is accepted");
     p.param[COURANT] = limit * 1.001;
-    ok(validate(&p) != NULL, "C above it is refused: %s", validate(&p));
+    ok(wave_validate(&p) != NULL, "C above it is refused: %s", wave_validate(&p));
 
     // One step by hand: a unit spike in u, u_prev = 0, vsq = 0.1: 2 + 0.1 c0 at the spike, 0.1 c_k
     // at distance k <= 4 along each axis, 0 at distance 5 and off the axes.
@@ -329,7 +178,7 @@ static int self_test(void)
     for (int k = 0; k < 3; k++) f[k] = calloc(count, sizeof(float));
     for (size_t i = 0; i < count; i++) f[2][i] = 0.1f;
     f[1][centre] = 1;
-    double *out = xalloc(count * sizeof *out), c[WAVE_R + 1];
+    double *out = wave_xalloc(count * sizeof *out), c[WAVE_R + 1];
     laplacian_coefficients(2 * WAVE_R, c);
     wave_steps(&q, f[0], f[1], f[2], out);
     const double v = (double)0.1f;
@@ -350,8 +199,8 @@ static int self_test(void)
     r.param[COURANT] = 0.4;
     const size_t rc = 32 * 32 * 32;
     float *g[3];
-    for (int k = 0; k < 3; k++) g[k] = xalloc(rc * sizeof(float));
-    for (int k = 0; k < 3; k++) input(&r, k, 11, g[k]);
+    for (int k = 0; k < 3; k++) g[k] = wave_xalloc(rc * sizeof(float));
+    for (int k = 0; k < 3; k++) wave_input(&r, k, 11, g[k]);
     double e0 = energy(&r, (const float *const *)g);
     r.param[SPONGE] = 6;
     double e1 = energy(&r, (const float *const *)g);
@@ -364,22 +213,22 @@ static int self_test(void)
     w.param[MODEL] = 1;
     float amp[3];
     size_t at;
-    ok(source(&w, &at, amp) == 1 && at == (10 * 40 + 20) * 40 + 20, "--model 1 has a source, a quarter of the depth down");
+    ok(wave_source(&w, &at, amp) == 1 && at == (10 * 40 + 20) * 40 + 20, "--model 1 has a source, a quarter of the depth down");
     w.source = amp, w.source_at = at;
     const size_t wc = 40 * 40 * 40;
     for (int k = 0; k < 3; k++) {
         free(g[k]);
-        g[k] = xalloc(wc * sizeof(float));
-        input(&w, k, 5, g[k]);
+        g[k] = wave_xalloc(wc * sizeof(float));
+        wave_input(&w, k, 5, g[k]);
     }
-    double *u = xalloc(wc * sizeof *u), far = 0;
+    double *u = wave_xalloc(wc * sizeof *u), far = 0;
     wave_steps(&w, g[0], g[1], g[2], u);
     for (size_t i = 0; i < wc; i++) {
         long dx = (long)(i % 40) - 20, dy = (long)(i / 40 % 40) - 20, dz = (long)(i / 1600) - 10;
         if (labs(dx) + labs(dy) + labs(dz) > 0 && (labs(dx) > 8 || labs(dy) > 8 || labs(dz) > 8)) far = fmax(far, fabs(u[i]));
     }
     ok(far == 0 && u[at] != 0, "after 3 steps the wave is within 8 points of the source (max %.1e beyond)", far);
-    ok(g[2][at] == (float)model_vsq(&w, 10) && g[2][(30 * 40 + 20) * 40 + 20] == (float)(0.4 * 0.4),
+    ok(g[2][at] == (float)wave_model_vsq(&w, 10) && g[2][(30 * 40 + 20) * 40 + 20] == (float)(0.4 * 0.4),
        "--model 1: the slow layer above, the fast one below");
 
     for (int k = 0; k < 3; k++) free(f[k]), free(g[k]);
@@ -435,16 +284,16 @@ const struct lab LAB = {
                                          {"model", "0: random fields and velocities; 1: two layers and a Ricker source", 0, 0, 1},
                                          {"sponge", "0: reflecting faces; W: an absorbing layer W points deep", 0, 0, 64}},
     .n_params = 3,
-    .validate = validate,
-    .source = source,
+    .validate = wave_validate,
+    .source = wave_source,
     .setup = setup_kernels,
     .fields = (const struct field[]){{"u_prev", FIELD_IN}, {"u", FIELD_IN}, {"vsq", FIELD_IN},
                                      {"u_out", FIELD_OUT}, {"work", FIELD_SCRATCH}},
     .n_fields = 5,
     .bytes_per_point = 16,  // a step reads u, u_prev and vsq and writes the new level once
-    .tolerance = tolerance,
-    .input = input,
-    .reference = reference,
+    .tolerance = wave_tolerance,
+    .input = wave_input,
+    .reference = wave_reference,
     .smooth = smooth,
     .analytic_check = 1,
     .conv_n = CONV_N,
