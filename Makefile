@@ -27,14 +27,21 @@ LDFLAGS_CUDA := -Xcompiler -fopenmp -lm
 
 COMMIT ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 
+# MPI (lab 9): the compiler flags of Open MPI's wrapper or of pkg-config; none: lab 9 and its
+# host tests are skipped, and the rest of the course builds.
+MPI_CFLAGS ?= $(or $(shell mpicc --showme:compile 2>/dev/null),$(shell pkg-config --cflags ompi 2>/dev/null))
+MPI_LIBS ?= $(or $(shell mpicc --showme:link 2>/dev/null),$(shell pkg-config --libs ompi 2>/dev/null))
+HAVE_MPI := $(if $(strip $(MPI_LIBS)),1)
+
 # ---- discovery ----
-# lab1_diff1d ... ; lab_id and sol_id turn lab1_diff1d into lab1 and sol1.
+# lab1_diff1d ... ; lab_id and sol_id turn lab1_diff1d into lab1 and sol1. A lab's build.mk may
+# add flags (NVFLAGS_name, LDLIBS_name, COMMON_OBJS_name) or drop the lab where it cannot build.
 LAB_NAMES := $(patsubst labs/%/lab.c,%,$(sort $(wildcard labs/lab*_*/lab.c)))
+-include $(wildcard labs/*/build.mk)
 lab_id = $(firstword $(subst _, ,$(1)))
 sol_id = $(subst lab,sol,$(call lab_id,$(1)))
 LAB_BINS := $(foreach n,$(LAB_NAMES),$(call lab_id,$(n)))
 SOL_BINS := $(foreach n,$(LAB_NAMES),$(if $(wildcard solutions/$(n)/kernels.cu),$(call sol_id,$(n))))
--include $(wildcard labs/*/build.mk)
 
 # The harness: host C (checking, options, references, CSV: unit-tested without a GPU), the run
 # (harness.c, on the CUDA runtime), main, and the GPU side (device.cu).
@@ -44,7 +51,7 @@ COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/%.o,harness main device) b
 # ---- programs: ./labN from labs/, ./solN with the solution's kernels ----
 # $(1) program, $(2) lab folder name, $(3) folder of kernels.cu
 define program
-$(1): build/labs/$(2)/lab.o build/$(3)/kernels.o $$(COMMON_OBJS) | need-nvcc
+$(1): build/labs/$(2)/lab.o build/$(3)/kernels.o $$(or $$(COMMON_OBJS_$(2)),$$(COMMON_OBJS)) | need-nvcc
 	$$(NVCC) $$(GENCODE) -o $$@ $$^ $$(LDFLAGS_CUDA) $$(LDLIBS_$(2))
 endef
 $(foreach n,$(LAB_NAMES),$(eval $(call program,$(call lab_id,$(n)),$(n),labs/$(n))))
@@ -52,8 +59,9 @@ $(foreach n,$(LAB_NAMES),$(eval $(call program,$(call sol_id,$(n)),$(n),solution
 
 # Build a lab with another kernels file (the tests plant bugs in copies):
 #   make program LAB=lab5_register_tiling KERNELS=dir/kernels.cu OUT=file
-program: build/labs/$(LAB)/lab.o $(COMMON_OBJS) | need-nvcc
-	$(NVCC) $(NVFLAGS) -o $(OUT) $(KERNELS) build/labs/$(LAB)/lab.o $(COMMON_OBJS) $(LDFLAGS_CUDA) $(LDLIBS_$(LAB))
+program: build/labs/$(LAB)/lab.o $(or $(COMMON_OBJS_$(LAB)),$(COMMON_OBJS)) | need-nvcc
+	$(NVCC) $(NVFLAGS) $(NVFLAGS_$(LAB)) -o $(OUT) $(KERNELS) build/labs/$(LAB)/lab.o \
+	  $(or $(COMMON_OBJS_$(LAB)),$(COMMON_OBJS)) $(LDFLAGS_CUDA) $(LDLIBS_$(LAB))
 
 build/%.o: %.cu | need-nvcc
 	@mkdir -p $(@D)
@@ -76,12 +84,6 @@ build/tests/unit: tests/unit.c $(UNIT_OBJS) | need-nvcc
 build/tests/sandbox: tests/sandbox.c $(UNIT_OBJS) | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ tests/sandbox.c $(UNIT_OBJS) -lm -lpthread
-
-# MPI (lab 9): the compiler flags of Open MPI's wrapper or of pkg-config; none: lab 9 and its
-# host tests are skipped, and the rest of the course builds.
-MPI_CFLAGS ?= $(or $(shell mpicc --showme:compile 2>/dev/null),$(shell pkg-config --cflags ompi 2>/dev/null))
-MPI_LIBS ?= $(or $(shell mpicc --showme:link 2>/dev/null),$(shell pkg-config --libs ompi 2>/dev/null))
-HAVE_MPI := $(if $(strip $(MPI_LIBS)),1)
 
 build/common/ranks-mpi.o: common/ranks.c | need-nvcc
 	@mkdir -p $(@D)

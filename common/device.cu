@@ -12,7 +12,8 @@ int device_open(struct device *dev)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        fprintf(stderr, "%s: no CUDA device found (%s)\n", program_name(),
+        if (ranks_rank() == 0)  // one line, however many processes
+            fprintf(stderr, "%s: no CUDA device found (%s)\n", program_name(),
                 e != cudaSuccess ? cudaGetErrorString(e) : "the driver lists none");
         return 2;
     }

@@ -22,7 +22,12 @@ static const double SPIN_US = 20;  // the GPU is busy this long before every tim
 
 void lab_cuda_failed(const char *file, int line, const char *call, cudaError_t err)
 {
-    fprintf(stderr, "%s: %s:%d: %s failed: %s\n", program_name(), file, line, call, cudaGetErrorString(err));
+    lab_call_failed(file, line, call, cudaGetErrorString(err));
+}
+
+void lab_call_failed(const char *file, int line, const char *call, const char *why)
+{
+    fprintf(stderr, "%s: %s:%d: %s failed: %s\n", program_name(), file, line, call, why);
     fatal_exit(1);
 }
 

@@ -72,6 +72,13 @@ typedef void setup_fn(const struct problem *p);
 _Noreturn
 #endif
 void lab_cuda_failed(const char *file, int line, const char *call, cudaError_t err);
+// The same for a call of another library (lab 9: NCCL), with its own error text.
+#ifdef __cplusplus
+[[noreturn]]
+#else
+_Noreturn
+#endif
+void lab_call_failed(const char *file, int line, const char *call, const char *why);
 
 // Weights of the order-k central second derivative (k = 2, 4, ..., 12): c[0] for the centre of
 // a 3D star (3 times the 1D centre weight), c[i] for the neighbours at distance i. Returns k/2,

@@ -20,6 +20,7 @@ int ranks_local(void);                     // this process among those on its ho
 void ranks_barrier(void);
 double ranks_max(double v);                // the largest v over the ranks, on every rank
 int ranks_all(int ok);                     // 1 when ok is true on every rank, on every rank
+void ranks_bcast(void *data, size_t bytes);  // rank 0's bytes to every rank
 // Rank 0 receives every rank's `count` floats of `mine` in rank order into `all` (size the sum of
 // the counts); the other ranks pass all = NULL.
 void ranks_gather(const float *mine, size_t count, float *all);

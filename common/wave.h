@@ -31,10 +31,10 @@ HOST_DEVICE static inline float wave_sigma(int d, int width)
 }
 
 // ---- the host side (common/wave.c), for the definitions of labs 8 and 9 ----
+enum { WAVE_COURANT, WAVE_MODEL, WAVE_SPONGE };  // p->param[...]: --courant, --model, --sponge
+
 #ifndef __CUDACC__
 #include "lab.h"
-
-enum { WAVE_COURANT, WAVE_MODEL, WAVE_SPONGE };  // p->param[...]: --courant, --model, --sponge
 
 // f(theta): the order-8 second difference multiplies cos(theta x + phase) by -f(theta) / h^2.
 double wave_symbol(double theta);

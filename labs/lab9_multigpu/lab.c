@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Lab 9 (multigpu), the definition: lab 8's wave (the same fields, options, inputs and CPU
+// reference: common/wave.c) on N processes under mpirun, each on its own GPU (processes share
+// GPUs when there are fewer). Every process owns a z-slab of the grid and holds WAVE_R ghost
+// planes on each side of it: the harness uploads each slab with its ghost planes of the inputs,
+// gathers the slabs of the answer on rank 0 and compares them with the reference of the whole
+// grid. Between steps the kernels file exchanges the ghost planes (MPI through the host, or NCCL).
+#include "lab.h"
+#include "wave.h"
+
+DECLARE_VARIANT(mpi_staged);
+DECLARE_VARIANT(mpi_overlap);
+DECLARE_VARIANT(nccl);
+DECLARE_VARIANT(nccl_overlap);
+setup_fn setup_kernels;  // the weights, the streams, the host buffers, the NCCL communicator
+
+static const struct variant VARIANTS[] = {
+    VARIANT(mpi_staged, "compute the slab, then its boundary planes through the host and MPI", 0),
+    VARIANT(mpi_overlap, "003's scheme: the boundary planes first, their MPI exchange behind the interior", 0),
+    VARIANT(nccl, "compute the slab, then ncclSend/ncclRecv GPU to GPU (one rank per GPU)", 0),
+    VARIANT(nccl_overlap, "the boundary planes first, NCCL behind the interior (one rank per GPU)", 0),
+};
+
+// A case's `npN` kind: run it under mpirun -np N (tests, make check and make bench do). Sizes
+// whose nz the ranks do not divide, slabs as thin as the ghost zone, one rank, S = 1 and S odd,
+// the source and the sponge across slab boundaries; a slab thinner than the ghost zone refused.
+static const struct lab_case CASES[] = {
+    {"test grade", "--size 64x40x37 --steps 5"},
+    {"test grade np2", "--size 64x40x37 --steps 5"},
+    {"test grade np3", "--size 48x36x50 --steps 1"},
+    {"test grade np4", "--size 40x33x41 --steps 6 --model 1 --sponge 4"},
+    {"test grade np4", "--size 36x28x16 --steps 3"},
+    {"test np2", "--size 512x512x512 --steps 4"},
+    {"small sanitize", "--size 40x30x26 --steps 3"},
+    {"refused np4", "--size 64x64x15"},
+    {"too-big", "--size 3000x3000x3000"},
+};
+
+const struct lab LAB = {
+    .number = 9,
+    .name = "multigpu",
+    .title = "lab 8's wave on N GPUs (mpirun -np N): z-slabs, ghost planes, the exchange behind the interior",
+    .dims = 3,
+    .default_n = {512, 512, 512},
+    .min_n = {1, 1, 1},
+    .default_steps = 6,
+    .params = (const struct lab_param[]){{"courant", "C = v_max dt / h: at most 0.4529 (the stability limit)", 0.4, 0, 1},
+                                         {"model", "0: random fields and velocities; 1: two layers and a Ricker source", 0, 0, 1},
+                                         {"sponge", "0: reflecting faces; W: an absorbing layer W points deep", 0, 0, 64}},
+    .n_params = 3,
+    .validate = wave_validate,
+    .source = wave_source,
+    .setup = setup_kernels,
+    .fields = (const struct field[]){{"u_prev", FIELD_IN}, {"u", FIELD_IN}, {"vsq", FIELD_IN},
+                                     {"u_out", FIELD_OUT}, {"work", FIELD_SCRATCH}},
+    .n_fields = 5,
+    .bytes_per_point = 16,  // as lab 8: the exchange adds 2 ghost zones per slab boundary per step
+    .tolerance = wave_tolerance,
+    .input = wave_input,
+    .reference = wave_reference,
+    .ghost = WAVE_R,
+    .variants = VARIANTS,
+    .n_variants = COUNT(VARIANTS),
+    .cases = CASES,
+    .n_cases = COUNT(CASES),
+};
