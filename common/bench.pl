@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: MIT
 # make bench: run each reference solution at its benchmark sizes and append the CSV rows to
 # data/<GPU>.csv. The runs of a lab are the lines of solutions/<lab>/bench.args (options of
-# ./solN, one run per line); {data} stands for data/<GPU>, for runs that write their own file.
+# ./solN, one run per line); {data} stands for data/<GPU>, for runs that write their own file;
+# a line that starts with npN runs under mpirun with N processes (lab 9).
 use strict;
 use warnings;
 use lib 'common';
-use Course qw(sol_bin shell_words);
+use Course qw(sol_bin shell_words mpi_launch);
 
 chomp(my $gpu = `nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1`);
 die "make bench: no NVIDIA GPU found (nvidia-smi lists none)\n" unless $gpu;
@@ -21,8 +22,9 @@ for my $lab (@ARGV) {
         next if $line =~ /^\s*(#|$)/;
         $line =~ s/\{data\}/$base/g;
         $line .= " --csv $base.csv" unless $line =~ /--csv/;
-        print "+ $sol $line\n";
-        system($sol, shell_words($line)) == 0 or $status = 1;
+        my @launch = $line =~ s/^\s*np(\d+)\s+// ? mpi_launch($1) : ();
+        print "+ @launch $sol $line\n" =~ s/^\+  /+ /r;
+        system(@launch, $sol, shell_words($line)) == 0 or $status = 1;
     }
 }
 exit $status;

@@ -540,8 +540,8 @@ static int lab_setup(struct options *o, struct device *dev, double *copy_gbps)
     // Leave room for the copy-bandwidth buffers and the CUDA context (processes sharing a GPU
     // each see it whole: together they may still not fit, which the allocation then reports).
     if (!ranks_all(need <= 0.9 * (double)dev->free_bytes)) {
-        if (first) fprintf(stderr, "%s: the problem needs %.2f GB of GPU memory per process, %s has %.2f GB free\n",
-                           program_name(), need / 1e9, dev->name, (double)dev->free_bytes / 1e9);
+        if (first) fprintf(stderr, "%s: the problem needs %.2f GB of GPU memory%s, %s has %.2f GB free\n", program_name(),
+                           need / 1e9, ranks > 1 ? " per process" : "", dev->name, (double)dev->free_bytes / 1e9);
         return 2;
     }
     // The copy roof of each GPU, measured one process at a time (processes may share a GPU);

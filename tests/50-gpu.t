@@ -17,13 +17,17 @@ my $dir = tmpdir();
 
 sub rows { my ($out) = @_; return grep { /\|\s*(PASS|FAIL)/ } split /\n/, $out }
 sub args_of { my ($case) = @_; return shell_words($case) }
+# A case's command: its launcher (mpirun -np N for a case of kind npN: lab 9), the program, its
+# options. %cases holds { args, np } per kind.
+sub case_cmd { my ($bin, $c, @more) = @_; return (mpi_launch($c->{np}), $bin, args_of($c->{args}), @more) }
+sub case_name { my ($c) = @_; return ($c->{np} > 1 ? "(np $c->{np}) " : '') . $c->{args} }
 
 for my $lab (labs()) {
     my ($sol, $stu) = (sol_bin($lab), lab_bin($lab));
     my $l = listing($sol);
     my @v = @{ $l->{variants} };
     my %cases;
-    for my $c (@{ $l->{cases} }) { push @{ $cases{$_} }, $c->{args} for keys %{ $c->{kinds} } }
+    for my $c (@{ $l->{cases} }) { push @{ $cases{$_} }, { args => $c->{args}, np => case_np($c) } for keys %{ $c->{kinds} } }
 
     my $r = run($sol, '--reps', '3');
     is($r->{status}, 0, "$sol at its default size: exit 0") or diag($r->{out} . $r->{err});
@@ -32,15 +36,17 @@ for my $lab (labs()) {
     like($r->{out}, qr/copy bandwidth \d+ GB\/s/, "$sol: the header gives the measured copy bandwidth");
 
     for my $case (@{ $cases{test} || [] }) {
-        my @args = args_of($case);
-        $r = run($sol, @args, '--reps', '2', '--seed', '7');
-        is($r->{status}, 0, "$sol @args: exit 0") or diag($r->{out} . $r->{err});
+        my $name = case_name($case);
+        $r = run(case_cmd($sol, $case, '--reps', '2', '--seed', '7'));
+        is($r->{status}, 0, "$sol $name: exit 0") or diag($r->{out} . $r->{err});
         $skipped = () = $r->{out} =~ /^\(variant \S+ skipped: /mg;
-        is(scalar(grep { /\| PASS/ } rows($r->{out})), @v - $skipped, "$sol @args: every variant that runs PASSes");
-        is(scalar(grep { /\| FAIL/ } rows($r->{out})), 0, "$sol @args: none FAILs");
+        is(scalar(grep { /\| PASS/ } rows($r->{out})), @v - $skipped, "$sol $name: every variant that runs PASSes");
+        is(scalar(grep { /\| FAIL/ } rows($r->{out})), 0, "$sol $name: none FAILs");
     }
 
-    my @small = args_of($cases{small}[0] // die "$lab: no 'small' case in its definition\n");
+    my $small_case = $cases{small}[0] // die "$lab: no 'small' case in its definition\n";
+    die "$lab: its 'small' case must run as one process\n" if $small_case->{np} > 1;
+    my @small = args_of($small_case->{args});
     my $csv = "$dir/$lab.csv";
     $r = run($sol, @small, '--reps', '2', '--csv', $csv, '--quiet');
     is($r->{status}, 0, "$sol @small --quiet --csv: exit 0") or diag($r->{err});
@@ -101,19 +107,22 @@ for my $lab (labs()) {
     }
 
     for my $big (@{ $cases{'too-big'} || [] }) {
-        $r = run($sol, args_of($big), '--csv', "$dir/big.csv");
-        is($r->{status}, 2, "$sol $big: exit 2");
-        like($r->{err}, qr/^\S+: the problem needs [\d.]+ GB of GPU memory, .* has [\d.]+ GB free\n\z/,
-            "$sol $big: one line saying it does not fit");
-        ok(!-e "$dir/big.csv", "$sol $big: no CSV file");
+        my $name = case_name($big);
+        $r = run(case_cmd($sol, $big, '--csv', "$dir/big.csv"));
+        is($r->{status}, 2, "$sol $name: exit 2");
+        like($r->{err}, qr/^\S+: the problem needs [\d.]+ GB of GPU memory.*, .* has [\d.]+ GB free\n/,
+            "$sol $name: a line saying it does not fit");
+        ok(!-e "$dir/big.csv", "$sol $name: no CSV file");
     }
 
+    # A refusal is one line from the program (mpirun may add its own report after it).
     for my $refused (@{ $cases{refused} || [] }) {
-        $r = run($sol, args_of($refused), '--csv', "$dir/refused.csv");
-        is($r->{status}, 2, "$sol $refused is refused: exit 2");
-        like($r->{err}, qr/^\S+: (variant \S+ cannot run|no variant can run) this problem: .+\n\z/,
-            "$sol $refused: one line why");
-        ok(!-e "$dir/refused.csv", "$sol $refused: no CSV file");
+        my $name = case_name($refused);
+        $r = run(case_cmd($sol, $refused, '--csv', "$dir/refused.csv"));
+        is($r->{status}, 2, "$sol $name is refused: exit 2");
+        like($r->{err}, qr/^\S+: ((variant \S+ cannot run|no variant can run) this problem: .+|\d+ ranks give slabs of .+)\n/,
+            "$sol $name: one line why");
+        ok(!-e "$dir/refused.csv", "$sol $name: no CSV file");
     }
 
     $r = run($stu, @small, '--reps', '1');
@@ -140,6 +149,8 @@ for my $lab (labs()) {
         ok($found, "$lab: bug '$what' planted") or next;
         my $b = run('make', '-s', 'program', "LAB=$lab", "KERNELS=$src/kernels.cu", "OUT=$src/bin");
         is($b->{status}, 0, "$lab with '$what' builds") or diag($b->{err}), next;
+        # where: the options of the run that shows the bug; "np2 --size ..." runs it under mpirun
+        my $np = $where && $where =~ s/^np(\d+)\s+// ? $1 : 1;
         my @args = ('--variant', $variant, ($where ? args_of($where) : @small), '--reps', '1');
         if (($tool // '') eq 'racecheck') {
             my $r = run('compute-sanitizer', '--tool', 'racecheck', '--error-exitcode', '99', "$src/bin", @args);
@@ -147,7 +158,7 @@ for my $lab (labs()) {
             like($r->{out}, qr/RACECHECK SUMMARY: [1-9]\d* hazards|\| FAIL/, "$lab $variant with '$what': hazards or FAIL reported");
             next;
         }
-        my $r = run("$src/bin", @args);
+        my $r = run(mpi_launch($np), "$src/bin", @args);
         is($r->{status}, 1, "$lab $variant with '$what': exit 1") or diag($r->{out});
         like($r->{out}, qr/\| FAIL/, "$lab $variant with '$what': reported FAIL");
     }

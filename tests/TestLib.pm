@@ -7,8 +7,9 @@ use warnings;
 use Exporter 'import';
 use File::Temp qw(tempdir);
 use lib 'common';
-use Course qw(lab_bin sol_bin listing variants_of cases_of shell_words);
-our @EXPORT = qw(run labs lab_bin sol_bin ref_bin programs has_solutions has_gpu variants_of cases_of listing shell_words tmpdir cheat);
+use Course qw(lab_bin sol_bin listing variants_of cases_of shell_words case_np mpi_launch);
+our @EXPORT = qw(run labs lab_bin sol_bin ref_bin programs has_solutions has_gpu variants_of cases_of listing shell_words tmpdir cheat
+    case_np mpi_launch);
 
 # The labs the tests cover: all, or those TEST_LABS names (e.g. TEST_LABS=lab7,lab8: a device
 # call has a time limit, so a GPU suite is run a few labs at a time).
