@@ -43,9 +43,12 @@ sub shell_words { my ($s) = @_; return grep { length } split ' ', $s }
 # cases => [{kinds => {k => 1}, args}], tolerance => [l2, atol, rtol], size => [nx, ny, nz],
 # csv => header, refuses => {variant => why} (on a GPU: what the problem is refused for) }.
 # undef if it fails.
+# BIN may be [launcher..., bin] (lab 9: mpirun -np N ./sol9): the refusals are then those of
+# that many processes.
 sub listing {
     my ($bin, @args) = @_;
-    open my $fh, '-|', $bin, '--list', @args or return undef;
+    my @cmd = ref $bin ? @$bin : ($bin);
+    open my $fh, '-|', @cmd, '--list', @args or return undef;
     my %l = (variants => [], cases => [], kind => {}, refuses => {});
     while (my $line = <$fh>) {
         chomp $line;

@@ -38,7 +38,7 @@ use Time::HiRes qw(time sleep);
 my $ROOT;
 BEGIN { $ROOT = dirname(dirname(abs_path($0))) }
 use lib "$ROOT/common";
-use Course qw(labs lab_number listing shell_words);
+use Course qw(labs lab_number listing shell_words case_np mpi_launch);
 use Vet qw(vet_source vet_object);
 
 my ($CORRECT_PTS, $PERF_PTS) = (7, 3);
@@ -101,6 +101,10 @@ my $PRIVATE = tempdir('check-XXXXXXXX', TMPDIR => 1, CLEANUP => !$ENV{CHECK_KEEP
 chmod 0700, $PRIVATE;
 my %ENV_MIN = (PATH => join(':', grep { -d } dirname(`command -v nvcc 2>/dev/null` =~ s/\s+$//r), '/usr/local/bin', '/usr/bin', '/bin'),
                LANG => 'C', NCCL_NVLS_ENABLE => 0,
+               # lab 9 under mpirun: as root if so (a container), no single-copy shared memory
+               # between its processes (process_vm_readv, which the sandbox forbids)
+               OMPI_ALLOW_RUN_AS_ROOT => 1, OMPI_ALLOW_RUN_AS_ROOT_CONFIRM => 1,
+               OMPI_MCA_btl_vader_single_copy_mechanism => 'none',
                # every lab program takes common/sandbox.c's seccomp filter before a kernels file runs
                STENCIL_SANDBOX => 1);
 $ENV_MIN{CUDA_VISIBLE_DEVICES} = $ENV{CUDA_VISIBLE_DEVICES} if defined $ENV{CUDA_VISIBLE_DEVICES};
@@ -371,24 +375,26 @@ for my $lab (@labs) {
     # Without a reference solution (a student's release tree), the references come from the program
     # built here: --dump-reference and --list run only the pristine definition's host code.
     my $refprog = sub { $ref ? private_program($ref) : $bin };
-    my @cases = ((map { $_->{args} } grep { $_->{kinds}{grade} } @{ $l->{cases} }));
-    for my $case ($bin ? @cases : ()) {
+    my @cases = grep { $_->{kinds}{grade} } @{ $l->{cases} };
+    for my $gc ($bin ? @cases : ()) {
         if (budget_left() <= 0) { $fail_all->("not graded: the time budget ran out"); last }
+        my $case = $gc->{args};
         my @args = shell_words($case);
-        my $cl = listing($refprog->(), @args);
+        my @launch = mpi_launch(case_np($gc));  # lab 9's cases of several processes: mpirun
+        my $cl = listing([ @launch, $refprog->() ], @args);
         # A variant that failed once has lost its correctness points: it is not run again.
         my @owed = grep { !$cl->{refuses}{$_} && !@{ $t{$_}{fails} } } @variants;
         next unless @owed;
         my $seed = new_seed();
         my @only = map { ('--variant', $_) } @owed;
-        my $r = run($work, $opt{'run-limit'}, $bin, @args, @only, '--reps', '1', '--seed', $seed, '--dump', "$work/out-%s.raw", '--quiet');
+        my $r = run($work, $opt{'run-limit'}, @launch, $bin, @args, @only, '--reps', '1', '--seed', $seed, '--dump', "$work/out-%s.raw", '--quiet');
         my %refs;
         for my $v (@owed) {
             my $dump = "$work/out-$v.raw";
             if (!-f $dump && @owed > 1) {
                 # No output: wrong, or never run because another variant stopped the program. Alone,
                 # it gets its own chance.
-                $r = run($work, $opt{'run-limit'}, $bin, @args, '--variant', $v, '--reps', '1', '--seed', $seed, '--dump', $dump, '--quiet');
+                $r = run($work, $opt{'run-limit'}, @launch, $bin, @args, '--variant', $v, '--reps', '1', '--seed', $seed, '--dump', $dump, '--quiet');
             }
             if (!-f $dump) {
                 push @{ $t{$v}{fails} }, "$case: " . why_failed($r, $opt{'run-limit'});

@@ -342,7 +342,9 @@ static struct result run_variant(const struct options *o, const struct variant *
         char name[4000];
         snprintf(name, sizeof name, o->dump, v->name);
         snprintf(dump, sizeof dump, "%s.tmp", name);
-        if (dump_grid(dump, h_out + F->guard + F->lo, F->count * sizeof(float))) {
+        // several processes: rank 0 writes the whole grid, gathered by check_run
+        const float *grid = ranks_size() > 1 ? F->h_all : h_out + F->guard + F->lo;
+        if (!ranks_all(ranks_rank() != 0 || !dump_grid(dump, grid, F->global * sizeof(float)))) {
             snprintf(r.note, sizeof r.note, "cannot write --dump file '%.150s'", name);
             return r;
         }
@@ -817,6 +819,8 @@ static void print_list(struct options *o)
         sandbox_if_asked();
         o->prob.sm_count = prop.multiProcessorCount;
         o->prob.smem_optin = prop.sharedMemPerBlockOptin;
+        // under mpirun (lab 9): rank 0's slab, and whether the processes share GPUs
+        problem_slab(lab, &o->prob, ranks_size() < count ? ranks_size() : count);
         for (int v = 0; v < lab->n_variants; v++) {
             const char *why = lab->variants[v].refuse(&o->prob);
             if (why) printf("refuses %s %s\n", lab->variants[v].name, why);
@@ -882,8 +886,8 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     }
     if (ranks > 1) {  // under mpirun: lab 9's table; one process prints it
         const char *why = !lab->ghost ? "runs as one process (lab 9 is the one for mpirun)"
-                        : o.list || o.self_test || o.dump_reference || o.convergence || o.profile || o.dump
-                            ? "--list, --self-test, --dump, --dump-reference, --convergence and --profile run as one process"
+                        : o.self_test || o.dump_reference || o.convergence || o.profile
+                            ? "--self-test, --dump-reference, --convergence and --profile run as one process"
                             : NULL;
         if (why) {
             if (first) fprintf(stderr, "%s: lab %d %s\n", program_name(), lab->number, why);
@@ -892,7 +896,7 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
         if (!first) o.quiet = 1, o.csv = NULL;
     }
     if (o.list) {
-        print_list(&o);
+        if (first) print_list(&o);
         return 0;
     }
     if (o.self_test) {

@@ -185,8 +185,12 @@ static void join_streams(void)
 
 static void step_staged(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
 {
+    // TODO(student): every plane of the slab (step_planes) on s_edge, then, if `exchange`,
+    // exchange_staged on the same stream.
+    // BEGIN SOLUTION
     step_planes(p, a, 0, (int)p->slab_nz, s_edge);
     if (exchange) exchange_staged(p, ctx, a, s_edge);
+    // END SOLUTION
 }
 
 // ---- 2. mpi_overlap: the boundary planes first; their exchange hides behind the interior ----
@@ -210,8 +214,11 @@ static void step_overlap(const struct problem *p, const struct context *ctx, con
 
 static void step_nccl(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
 {
+    // TODO(student): as step_staged, with exchange_nccl.
+    // BEGIN SOLUTION
     step_planes(p, a, 0, (int)p->slab_nz, s_edge);
     if (exchange) exchange_nccl(p, ctx, a, s_edge);
+    // END SOLUTION
 }
 
 // ---- 4. nccl_overlap: the boundary first, NCCL behind the interior ----
