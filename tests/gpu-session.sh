@@ -9,12 +9,14 @@
 #   bench        make bench (every lab)           profile   make profile (every lab)
 #   test         make tables, then make test (the whole suite: longer than one device call)
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
+#   lab9         lab 9 with 1 and 2 processes, 50-gpu, 70-sanitizer, its bench (2 GPUs: nvidia-h200-x2)
 #   gpu-1-3, gpu-4-6             tests/50-gpu.t for labs 1-3, 4-6
 #   check        make check on the skeletons and the solutions (tests/60-check.t)
 #   cheats-1-4, cheats-5-7       the GPU cheats of labs 1-4, 5-7 (tests/60-check.t)
 #   timing       lab 6 at 64^3, timed per launch and back to back
 set -uo pipefail
-export NCCL_NVLS_ENABLE=0
+export NCCL_NVLS_ENABLE=0  # never NVLink multicast (it can take a shared host's GPUs out of service)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # lab 9's mpirun in a container
 phases=${*:-bench test}
 commit=${COMMIT:-$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)}
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
@@ -42,6 +44,11 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
             ./sol8 --profile --size 256 --steps 2
             ./sol8 --convergence --csv "$base-convergence.csv"
             TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
+        lab9)
+            nvidia-smi -L; mpirun --version | head -n 1
+            ./sol9 --reps 3 && mpirun --oversubscribe -np 2 ./sol9 --reps 3
+            TEST_LABS=lab9 perl tests/50-gpu.t && TEST_LABS=lab9 perl tests/70-sanitizer.t
+            perl common/bench.pl lab9_multigpu ;;
         gpu-1-3) TEST_LABS=lab1,lab2,lab3 perl tests/50-gpu.t ;;
         gpu-4-6) TEST_LABS=lab4,lab5,lab6 perl tests/50-gpu.t ;;
         check) CHECK_PARTS=skeletons,solutions perl tests/60-check.t ;;
