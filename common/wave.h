@@ -30,6 +30,17 @@ HOST_DEVICE static inline float wave_sigma(int d, int width)
     return WAVE_SPONGE_MAX * q * q;
 }
 
+// The new level at a point of depth d >= 0 from u, u_prev, vsq and the Laplacian sum: leapfrog,
+// damped inside the sponge (sigma > 0): (2u - (1 - sigma) u_prev + vsq lap) / (1 + sigma).
+HOST_DEVICE static inline float wave_leapfrog(float u, float up, float vsq, float lap, int d, int sponge)
+{
+    if (sponge > 0) {
+        const float s = wave_sigma(d, sponge);
+        if (s > 0.f) return (2.f * u - (1.f - s) * up + vsq * lap) / (1.f + s);
+    }
+    return 2.f * u - up + vsq * lap;
+}
+
 // ---- the host side (common/wave.c), for the definitions of labs 8 and 9 ----
 enum { WAVE_COURANT, WAVE_MODEL, WAVE_SPONGE };  // p->param[...]: --courant, --model, --sponge
 

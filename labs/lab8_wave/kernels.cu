@@ -16,17 +16,6 @@ __constant__ float c_wave[WAVE_R + 1];  // c[0] centre (3D), c[i] the six neighb
 
 // ---- what every variant shares: the update of one point, and the chain of S steps ----
 
-// The new level at a point of depth d >= 0 (wave.h) from its Laplacian sum: leapfrog, damped
-// inside the sponge (sigma > 0): (2u - (1 - sigma) u_prev + vsq lap) / (1 + sigma).
-__device__ __forceinline__ float leapfrog(float u, float up, float vsq, float lap, int d, int sponge)
-{
-    if (sponge > 0) {
-        const float s = wave_sigma(d, sponge);
-        if (s > 0.f) return (2.f * u - (1.f - s) * up + vsq * lap) / (1.f + s);
-    }
-    return 2.f * u - up + vsq * lap;
-}
-
 // One step: read u (the current level), u_prev and vsq, write the new level into next. next
 // may be u_prev itself (in place: a point reads its own old value before writing it), so neither
 // has __restrict__. src is the source point (SIZE_MAX: none), amp what the step adds there.
@@ -75,7 +64,7 @@ __global__ void __launch_bounds__(256) wave_naive(struct step_args a)
     float v = 0.f;  // the boundary layer stays zero
     // TODO(student): at depth d >= 0, v = the leapfrog update of point i: lap = c_wave[0] * u[i]
     // + sum over k = 1..WAVE_R of c_wave[k] * (the six neighbours at distance k), then
-    // leapfrog(...), plus a.amp at the source point a.src.
+    // wave_leapfrog(...), plus a.amp at the source point a.src.
     a.next[i] = v;
 }
 

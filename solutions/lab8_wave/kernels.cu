@@ -16,17 +16,6 @@ __constant__ float c_wave[WAVE_R + 1];  // c[0] centre (3D), c[i] the six neighb
 
 // ---- what every variant shares: the update of one point, and the chain of S steps ----
 
-// The new level at a point of depth d >= 0 (wave.h) from its Laplacian sum: leapfrog, damped
-// inside the sponge (sigma > 0): (2u - (1 - sigma) u_prev + vsq lap) / (1 + sigma).
-__device__ __forceinline__ float leapfrog(float u, float up, float vsq, float lap, int d, int sponge)
-{
-    if (sponge > 0) {
-        const float s = wave_sigma(d, sponge);
-        if (s > 0.f) return (2.f * u - (1.f - s) * up + vsq * lap) / (1.f + s);
-    }
-    return 2.f * u - up + vsq * lap;
-}
-
 // One step: read u (the current level), u_prev and vsq, write the new level into next. next
 // may be u_prev itself (in place: a point reads its own old value before writing it), so neither
 // has __restrict__. src is the source point (SIZE_MAX: none), amp what the step adds there.
@@ -75,7 +64,7 @@ __global__ void __launch_bounds__(256) wave_naive(struct step_args a)
     float v = 0.f;  // the boundary layer stays zero
     // TODO(student): at depth d >= 0, v = the leapfrog update of point i: lap = c_wave[0] * u[i]
     // + sum over k = 1..WAVE_R of c_wave[k] * (the six neighbours at distance k), then
-    // leapfrog(...), plus a.amp at the source point a.src.
+    // wave_leapfrog(...), plus a.amp at the source point a.src.
     // BEGIN SOLUTION
     if (d >= 0) {
         const float *u = a.u + i;
@@ -83,7 +72,7 @@ __global__ void __launch_bounds__(256) wave_naive(struct step_args a)
 #pragma unroll
         for (int k = 1; k <= WAVE_R; k++)
             lap += c_wave[k] * (u[-k] + u[k] + u[-k * (long)sy] + u[k * (long)sy] + u[-k * (long)sz] + u[k * (long)sz]);
-        v = leapfrog(u[0], a.up[i], a.vsq[i], lap, d, a.sponge);
+        v = wave_leapfrog(u[0], a.up[i], a.vsq[i], lap, d, a.sponge);
         if (i == a.src) v += a.amp;
     }
     // END SOLUTION
@@ -190,7 +179,7 @@ __global__ void __launch_bounds__(TX *TY) wave_queue(struct step_args a, int zch
                 for (int k = 1; k <= R; k++)
                     lap += c_wave[k] * (s[row][col - k] + s[row][col + k] + s[row - k][col] + s[row + k][col] +
                                         q[p][R - k] + q[p][R + k]);
-                v = leapfrog(q[p][R], a.up[i], a.vsq[i], lap, d, a.sponge);
+                v = wave_leapfrog(q[p][R], a.up[i], a.vsq[i], lap, d, a.sponge);
                 if (i == a.src) v += a.amp;
             }
             a.next[i] = v;
@@ -409,7 +398,7 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
                         lap += c_wave[k] * (w[m - k] + w[m + k] + b[j] + f[j] + d[j] + e[j]);
                     }
                     const int depth = wave_depth(x + j, y0 + p, z, nx, ny, nz);
-                    v[j] = depth < 0 ? 0.f : leapfrog(w[m], ups[j], vss[j], lap, depth, a.sponge);
+                    v[j] = depth < 0 ? 0.f : wave_leapfrog(w[m], ups[j], vss[j], lap, depth, a.sponge);
                     if (a.src == i + j) v[j] += a.amp;
                 }
                 // END SOLUTION

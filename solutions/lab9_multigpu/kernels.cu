@@ -40,15 +40,6 @@ struct step_args {
     float amp;
 };
 
-__device__ __forceinline__ float leapfrog(float u, float up, float vsq, float lap, int d, int sponge)
-{
-    if (sponge > 0) {
-        const float s = wave_sigma(d, sponge);
-        if (s > 0.f) return (2.f * u - (1.f - s) * up + vsq * lap) / (1.f + s);
-    }
-    return 2.f * u - up + vsq * lap;
-}
-
 // One point per thread, the neighbours from global memory (lab 8's naive kernel: the caches
 // serve the reuse): fast enough that the exchange matters, simple enough to read.
 __global__ void __launch_bounds__(256) wave_slab(struct step_args a, int zlo)
@@ -64,7 +55,7 @@ __global__ void __launch_bounds__(256) wave_slab(struct step_args a, int zlo)
 #pragma unroll
         for (int k = 1; k <= WAVE_R; k++)
             lap += c_wave[k] * (u[-k] + u[k] + u[-k * (long)sy] + u[k * (long)sy] + u[-k * (long)sz] + u[k * (long)sz]);
-        v = leapfrog(u[0], a.up[i], a.vsq[i], lap, d, a.sponge);
+        v = wave_leapfrog(u[0], a.up[i], a.vsq[i], lap, d, a.sponge);
         if ((size_t)(a.z0 + z) * sz + y * sy + x == a.src) v += a.amp;
     }
     a.next[i] = v;
@@ -181,21 +172,26 @@ static void join_streams(void)
     CUDA_CHECK(cudaStreamWaitEvent(s_inner, e_edge, 0));
 }
 
-// ---- 1. mpi_staged: the whole slab, then the exchange through the host ----
+// ---- the two schedules of a step, each with either exchange ----
+typedef void exchange_fn(const struct problem *p, const struct context *ctx, const struct step_args *a,
+                         cudaStream_t stream);
 
-static void step_staged(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
+// mpi_staged and nccl: the whole slab, then the exchange.
+static void step_plain(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange,
+                       exchange_fn *xchg)
 {
     // TODO(student): every plane of the slab (step_planes) on s_edge, then, if `exchange`,
-    // exchange_staged on the same stream.
+    // xchg on the same stream.
     // BEGIN SOLUTION
     step_planes(p, a, 0, (int)p->slab_nz, s_edge);
-    if (exchange) exchange_staged(p, ctx, a, s_edge);
+    if (exchange) xchg(p, ctx, a, s_edge);
     // END SOLUTION
 }
 
-// ---- 2. mpi_overlap: the boundary planes first; their exchange hides behind the interior ----
-
-static void step_overlap(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
+// mpi_overlap and nccl_overlap, 003's scheme: the boundary planes first; their exchange hides
+// behind the interior.
+static void step_overlapped(const struct problem *p, const struct context *ctx, const struct step_args *a,
+                            int exchange, exchange_fn *xchg)
 {
     const int nz = (int)p->slab_nz, lo_end = nz < G ? nz : G, hi_start = nz - G > G ? nz - G : G;
     // TODO(student): the planes the neighbours need (0 .. G-1 and nz-G .. nz-1) on s_edge, the
@@ -205,36 +201,26 @@ static void step_overlap(const struct problem *p, const struct context *ctx, con
     step_planes(p, a, 0, lo_end, s_edge);
     step_planes(p, a, hi_start, nz, s_edge);
     step_planes(p, a, lo_end, hi_start, s_inner);
-    if (exchange) exchange_staged(p, ctx, a, s_edge);
+    if (exchange) xchg(p, ctx, a, s_edge);
     join_streams();
     // END SOLUTION
 }
 
-// ---- 3. nccl: the whole slab, then the exchange GPU to GPU ----
-
+static void step_staged(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
+{
+    step_plain(p, ctx, a, exchange, exchange_staged);
+}
+static void step_overlap(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
+{
+    step_overlapped(p, ctx, a, exchange, exchange_staged);
+}
 static void step_nccl(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
 {
-    // TODO(student): as step_staged, with exchange_nccl.
-    // BEGIN SOLUTION
-    step_planes(p, a, 0, (int)p->slab_nz, s_edge);
-    if (exchange) exchange_nccl(p, ctx, a, s_edge);
-    // END SOLUTION
+    step_plain(p, ctx, a, exchange, exchange_nccl);
 }
-
-// ---- 4. nccl_overlap: the boundary first, NCCL behind the interior ----
-
-static void step_nccl_overlap(const struct problem *p, const struct context *ctx, const struct step_args *a,
-                              int exchange)
+static void step_nccl_overlap(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
 {
-    const int nz = (int)p->slab_nz, lo_end = nz < G ? nz : G, hi_start = nz - G > G ? nz - G : G;
-    // TODO(student): as mpi_overlap, with exchange_nccl on s_edge.
-    // BEGIN SOLUTION
-    step_planes(p, a, 0, lo_end, s_edge);
-    step_planes(p, a, hi_start, nz, s_edge);
-    step_planes(p, a, lo_end, hi_start, s_inner);
-    if (exchange) exchange_nccl(p, ctx, a, s_edge);
-    join_streams();
-    // END SOLUTION
+    step_overlapped(p, ctx, a, exchange, exchange_nccl);
 }
 
 // ---- the variants ----
