@@ -60,6 +60,21 @@ void wave_input(const struct problem *p, int field, unsigned long long seed, flo
 void wave_steps(const struct problem *p, const float *u_prev, const float *u, const float *vsq, double *out);
 void wave_reference(const struct problem *p, int kind, const float *const *in, double *ref);
 void *wave_xalloc(size_t bytes);  // malloc, or exit 2 with one line
+
+// What the definitions of labs 8 and 9 share: the 512^3 grid and 6 steps by default, the options
+// --courant, --model and --sponge, the fields (u_prev, u, vsq in; u_out out; a work array), 16
+// bytes per point-step, and the host side above.
+#define WAVE_DEFINITION                                                                                         \
+    .dims = 3, .default_n = {512, 512, 512}, .min_n = {1, 1, 1}, .default_steps = 6,                            \
+    .params = (const struct lab_param[]){                                                                       \
+        {"courant", "C = v_max dt / h: at most 0.4529 (the stability limit)", 0.4, 0, 1},                       \
+        {"model", "0: random fields and velocities; 1: two layers and a Ricker source", 0, 0, 1},               \
+        {"sponge", "0: reflecting faces; W: an absorbing layer W points deep", 0, 0, 64}},                      \
+    .n_params = 3, .validate = wave_validate, .source = wave_source,                                            \
+    .fields = (const struct field[]){{"u_prev", FIELD_IN}, {"u", FIELD_IN}, {"vsq", FIELD_IN},                  \
+                                     {"u_out", FIELD_OUT}, {"work", FIELD_SCRATCH}},                            \
+    .n_fields = 5, .bytes_per_point = 16, .tolerance = wave_tolerance, .input = wave_input,                     \
+    .reference = wave_reference
 #endif
 
 #endif
