@@ -24,7 +24,7 @@ my $NVCC = $ENV{NVCC} // 'nvcc';
 plan skip_all => "$NVCC not found: the kernels files cannot be compiled" unless system("command -v '$NVCC' >/dev/null 2>&1") == 0;
 
 my @labs = labs();
-my @HARNESS = map { "build/common/$_.o" } qw(check options reference star csv program sandbox harness main device);
+my @HARNESS = map { "build/common/$_.o" } qw(check options reference star wave csv program sandbox ranks harness main device);
 my @missing = grep { !-f } @HARNESS, (map { ("build/labs/$_/lab.o", ref_bin($_)) } @labs);
 if (@missing) {
     fail("the harness, the definitions and the programs are built (make all): missing @missing");
