@@ -93,6 +93,13 @@ build/tests/ranks: tests/ranks.c build/common/ranks-mpi.o | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $^ $(MPI_LIBS)
 
+# Lab 9 on a GPU made of host memory (tests/fakegpu): the harness's processes, slabs, gather and
+# verdicts under mpirun, where there is no GPU.
+build/tests/fake9: tests/fakegpu/gpu.c tests/fakegpu/lab9.c build/labs/lab9_multigpu/lab.o \
+                   $(filter-out build/common/ranks.o build/common/device.o,$(COMMON_OBJS)) build/common/ranks-mpi.o | need-nvcc
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $^ $(MPI_LIBS) -lm
+
 build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
@@ -107,7 +114,7 @@ all: $(LAB_BINS) $(SOL_BINS) build/compare-dump  ## build every lab skeleton and
 labs: $(LAB_BINS)              ## build the student labs (./labN)
 solutions: $(SOL_BINS)         ## build the reference solutions (./solN)
 
-test: all build/tests/unit build/tests/sandbox $(if $(HAVE_MPI),build/tests/ranks)  ## the project's own tests (TAP, run by prove)
+test: all build/tests/unit build/tests/sandbox $(if $(HAVE_MPI),build/tests/ranks build/tests/fake9)  ## the project's own tests (TAP, run by prove)
 	prove --exec '' tests/*.t
 
 check: all                     ## grade the kernels files in labs/ (or SUBMISSION=dir) on this GPU

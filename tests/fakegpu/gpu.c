@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+// A GPU made of host memory, for testing the harness's processes and slabs (lab 9) where there
+// is no GPU: the CUDA runtime calls the harness makes, on malloc'd memory and the wall clock,
+// and the harness's own device functions (common/device.cu) as host code. FAKE_GPUS (default 1)
+// is the number of GPUs the machine claims. Only tests link this; no lab program does.
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness.h"
+#include "ranks.h"
+
+struct CUevent_st {
+    double ms;
+};
+static int g_device;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    *count = getenv("FAKE_GPUS") ? atoi(getenv("FAKE_GPUS")) : 1;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    (void)device;
+    memset(prop, 0, sizeof *prop);
+    strcpy(prop->name, "fake GPU");
+    prop->multiProcessorCount = 4;
+    prop->sharedMemPerBlockOptin = 100 * 1024;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) { g_device = device; return cudaSuccess; }
+cudaError_t cudaGetDevice(int *device) { *device = g_device; return cudaSuccess; }
+cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total_b) { *free_b = (size_t)8 << 30, *total_b = (size_t)16 << 30; return cudaSuccess; }
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) { (void)attr, (void)device; *value = 4; return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; return cudaSuccess; }
+cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+const char *cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "fake GPU error"; }
+cudaError_t cudaMalloc(void **p, size_t bytes) { *p = malloc(bytes ? bytes : 1); return *p ? cudaSuccess : cudaErrorMemoryAllocation; }
+cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
+cudaError_t cudaMemcpy(void *d, const void *s, size_t n, enum cudaMemcpyKind k) { (void)k; memmove(d, s, n); return cudaSuccess; }
+cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st)
+{
+    (void)k, (void)st;
+    memmove(d, s, n);
+    return cudaSuccess;
+}
+cudaError_t cudaMemset(void *p, int v, size_t n) { memset(p, v, n); return cudaSuccess; }
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) { (void)s; memset(p, v, n); return cudaSuccess; }
+cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = calloc(1, sizeof **e); return cudaSuccess; }
+cudaError_t cudaEventDestroy(cudaEvent_t e) { free(e); return cudaSuccess; }
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) { (void)s; e->ms = now_ms(); return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t e) { (void)e; return cudaSuccess; }
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms = (float)(b->ms - a->ms); return cudaSuccess; }
+
+// ---- common/device.cu's functions, on the host ----
+
+int device_open(struct device *dev)
+{
+    int count;
+    cudaGetDeviceCount(&count);
+    dev->id = ranks_local() % count;
+    dev->count = count;
+    cudaSetDevice(dev->id);
+    strcpy(dev->name, "fake GPU");
+    dev->sm_count = 4;
+    dev->smem_per_block_optin = 100 * 1024;
+    cudaMemGetInfo(&dev->free_bytes, &dev->total_bytes);
+    return 0;
+}
+double measure_copy_gbps(size_t free_bytes) { (void)free_bytes; return 10.0; }
+double time_empty_launch_ms(int back_to_back) { (void)back_to_back; return 0.001; }
+void device_fill_random(float *a, size_t count, uint64_t seed) { fill_random(a, count, seed); }
+void device_spin(double us) { (void)us; }
