@@ -384,7 +384,7 @@ static struct result run_variant(const struct options *o, const struct variant *
     if (dump[0]) {
         char name[4000];
         snprintf(name, sizeof name, o->dump, v->name);
-        if (!r.pass || rename(dump, name)) remove(dump);
+        if (ranks_rank() == 0 && (!r.pass || rename(dump, name))) remove(dump);  // rank 0 wrote it
     }
     return r;
 }
@@ -503,13 +503,20 @@ static int dump_grid(const char *path, const void *a, size_t bytes)
 static int lab_setup(struct options *o, struct device *dev, double *copy_gbps)
 {
     int rc = device_open(dev);
-    if (!ranks_all(rc == 0)) return rc ? rc : 2;
+    if (!ranks_all(rc == 0)) {
+        if (ranks_rank() == 0 && rc == 0) fprintf(stderr, "%s: another rank found no CUDA device\n", program_name());
+        return rc ? rc : 2;
+    }
     sandbox_if_asked();  // the GPU is open; the kernels file has not run yet
     const int first = ranks_rank() == 0, ranks = ranks_size();
     o->prob.sm_count = dev->sm_count;
     o->prob.smem_optin = dev->smem_per_block_optin;
-    problem_slab(o->lab, &o->prob, ranks < dev->count ? ranks : dev->count);
+    // the GPUs the processes use: told apart by host and UUID (a launcher may show each process
+    // only its own GPU), the same number on every process
+    problem_slab(o->lab, &o->prob, ranks_distinct(dev->key, sizeof dev->key));
     const char *thin = o->lab->ghost ? slab_refuse(o->prob.n[2], ranks, o->lab->ghost) : NULL;
+    if (!thin && ranks > 1 && points(o->prob.n) > 2147483647u)
+        thin = "the gather of the slabs counts points in int: at most 2^31 - 1 points with several processes";
     if (thin) {
         if (first) fprintf(stderr, "%s: %s\n", program_name(), thin);
         return 2;
@@ -806,7 +813,22 @@ static int run_profile(struct options *o, const char *self)
 
 // Where a GPU is here, also which variants refuse the problem (on this GPU), so that the grader
 // knows which cases a variant owes without running anything.
-static void print_list(struct options *o)
+// The GPUs the processes of this run would use (told apart by host and UUID); every process
+// calls it. 1 without a GPU.
+static int listing_gpus(void)
+{
+    char key[96] = "";
+    int count = 0;
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 &&
+        cudaGetDeviceProperties(&prop, ranks_local() % count) == cudaSuccess) {
+        gethostname(key, 64);
+        memcpy(key + 64, prop.uuid.bytes, sizeof prop.uuid.bytes);
+    }
+    return ranks_distinct(key, sizeof key);
+}
+
+static void print_list(struct options *o, int gpus)
 {
     const struct lab *lab = o->lab;
     double l2, atol, rtol;
@@ -820,7 +842,7 @@ static void print_list(struct options *o)
         o->prob.sm_count = prop.multiProcessorCount;
         o->prob.smem_optin = prop.sharedMemPerBlockOptin;
         // under mpirun (lab 9): rank 0's slab, and whether the processes share GPUs
-        problem_slab(lab, &o->prob, ranks_size() < count ? ranks_size() : count);
+        problem_slab(lab, &o->prob, gpus);
         for (int v = 0; v < lab->n_variants; v++) {
             const char *why = lab->variants[v].refuse(&o->prob);
             if (why) printf("refuses %s %s\n", lab->variants[v].name, why);
@@ -896,7 +918,8 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
         if (!first) o.quiet = 1, o.csv = NULL;
     }
     if (o.list) {
-        if (first) print_list(&o);
+        int gpus = listing_gpus();
+        if (first) print_list(&o, gpus);
         return 0;
     }
     if (o.self_test) {

@@ -59,6 +59,7 @@ void problem_slab(const struct lab *lab, struct problem *p, int gpus);
 struct device {
     char name[256];
     int id, count;  // this process's GPU, of the count in the machine
+    char key[96];   // its host's name and its UUID: what tells GPUs apart across processes
     int sm_count;
     size_t smem_per_block_optin, free_bytes, total_bytes;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The processes of a run and their slabs (ranks.h). Without STENCIL_MPI: one rank.
 #include "ranks.h"
+#include "harness.h"  // abort_all_ranks
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +41,14 @@ static int mpi_count(size_t n)
 
 static int g_rank, g_size = 1, g_local;
 
+// A fatal error on one process (common/program.c's fatal_exit) ends them all: the others may be
+// waiting for it in a collective, or behind an NCCL kernel waiting for its peer.
+static void abort_all(int status) { MPI_Abort(MPI_COMM_WORLD, status); }
+
 void ranks_init(int *argc, char ***argv)
 {
     MPI_Init(argc, argv);
+    abort_all_ranks = abort_all;
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     MPI_Comm host;  // the ranks that share this host (and its GPUs)
@@ -90,6 +96,22 @@ void ranks_gather(const float *mine, size_t count, float *all)
     free(at);
 }
 
+int ranks_distinct(const void *key, size_t bytes)
+{
+    int n = mpi_count(bytes);
+    unsigned char *all = malloc((size_t)g_size * bytes);
+    if (!all) MPI_Abort(MPI_COMM_WORLD, 2);
+    MPI_Allgather(key, n, MPI_BYTE, all, n, MPI_BYTE, MPI_COMM_WORLD);
+    int distinct = 0;
+    for (int r = 0; r < g_size; r++) {
+        int seen = 0;
+        for (int q = 0; q < r && !seen; q++) seen = !memcmp(all + (size_t)q * bytes, all + (size_t)r * bytes, bytes);
+        distinct += !seen;
+    }
+    free(all);
+    return distinct;
+}
+
 static MPI_Request g_req[4];
 static int g_nreq;
 
@@ -135,6 +157,7 @@ void ranks_barrier(void) {}
 double ranks_max(double v) { return v; }
 int ranks_all(int ok) { return ok != 0; }
 void ranks_bcast(void *data, size_t bytes) { (void)data, (void)bytes; }
+int ranks_distinct(const void *key, size_t bytes) { (void)key, (void)bytes; return 1; }
 void ranks_gather(const float *mine, size_t count, float *all) { memcpy(all, mine, count * sizeof *all); }
 void halo_start(const float *send_lo, const float *send_hi, float *recv_lo, float *recv_hi, size_t count)
 {

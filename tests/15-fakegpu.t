@@ -43,6 +43,14 @@ is(scalar(keys %{ { map { $_ => 1 } values %err } }), 1, "the same error against
     is(scalar(grep { /\| FAIL: \d+ of \d+ points/ } rows($r->{out})), 4, 'and every variant FAILs, the bad points counted over the whole grid');
 }
 
+{
+    # rank 1 fails while rank 0 waits for it in a collective: the one error path ends every rank
+    local $ENV{FAKE_BUG} = 'fail';
+    my $r = run('timeout', '60', mpi_launch(2), $bin, @case);
+    ok($r->{status} != 0 && $r->{status} != 124, "a failed call on rank 1: the run ends (exit $r->{status}), no rank left waiting");
+    like($r->{err}, qr/fake_call\(\) failed: a failure planted on rank 1/, 'with the one line that says what failed');
+}
+
 my $r = run(mpi_launch(4), $bin, '--size', '64x64x15');
 is($r->{status}, 2, '4 processes on 15 planes: refused (exit 2)');
 like($r->{err}, qr/^\S+: 4 ranks give slabs of 3 planes, thinner than the 4 ghost planes/, 'in one line, from rank 0');

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "ranks.h"
@@ -34,6 +35,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     (void)device;
     memset(prop, 0, sizeof *prop);
     strcpy(prop->name, "fake GPU");
+    prop->uuid.bytes[0] = (char)device;  // the fake GPUs' UUIDs: their numbers
     prop->multiProcessorCount = 4;
     prop->sharedMemPerBlockOptin = 100 * 1024;
     return cudaSuccess;
@@ -71,6 +73,9 @@ int device_open(struct device *dev)
     cudaGetDeviceCount(&count);
     dev->id = ranks_local() % count;
     dev->count = count;
+    memset(dev->key, 0, sizeof dev->key);
+    gethostname(dev->key, 64);
+    dev->key[64] = (char)dev->id;  // the fake GPUs' UUIDs: their numbers
     cudaSetDevice(dev->id);
     strcpy(dev->name, "fake GPU");
     dev->sm_count = 4;

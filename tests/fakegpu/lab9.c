@@ -3,7 +3,8 @@
 // scheme (z-slabs, 4 ghost planes, the new level in place of the oldest, the boundary planes
 // exchanged after every step but the last through halo_exchange), so that the harness's
 // processes, slabs, gather and verdicts can be tested under mpirun without a GPU. Every variant
-// runs the same code; FAKE_BUG=skip exchanges only every other step (a wrong answer on rank > 0).
+// runs the same code; FAKE_BUG=skip exchanges only every other step (a wrong answer on rank > 0),
+// FAKE_BUG=fail makes rank 1 fail a call (the harness's one error path, which must end every rank).
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,8 @@ static void run_steps(const struct problem *p, const struct context *ctx)
     const float *u = ctx->in[1], *up = ctx->in[0];
     float *buf = malloc(4 * count * sizeof *buf);
     const int skip = getenv("FAKE_BUG") && !strcmp(getenv("FAKE_BUG"), "skip");
+    if (getenv("FAKE_BUG") && !strcmp(getenv("FAKE_BUG"), "fail") && ctx->rank == 1)
+        lab_call_failed(__FILE__, __LINE__, "fake_call()", "a failure planted on rank 1");
     for (int k = 0; k < p->steps; k++) {
         float *next = k % 2 == 0 ? a : b;
         step_planes(p, u, up, ctx->in[2], next, 0, (int)p->slab_nz);
