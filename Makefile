@@ -89,16 +89,16 @@ build/common/ranks-mpi.o: common/ranks.c | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DSTENCIL_MPI $(MPI_CFLAGS) -c $< -o $@
 
-build/tests/ranks: tests/ranks.c build/common/ranks-mpi.o | need-nvcc
+build/tests/ranks: tests/ranks.c build/common/ranks-mpi.o build/common/program.o | need-nvcc
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $^ $(MPI_LIBS)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $(filter %.c %.o,$^) $(MPI_LIBS)
 
 # Lab 9 on a GPU made of host memory (tests/fakegpu): the harness's processes, slabs, gather and
 # verdicts under mpirun, where there is no GPU.
 build/tests/fake9: tests/fakegpu/gpu.c tests/fakegpu/lab9.c build/labs/lab9_multigpu/lab.o \
                    $(filter-out build/common/ranks.o build/common/device.o,$(COMMON_OBJS)) build/common/ranks-mpi.o | need-nvcc
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $^ $(MPI_LIBS) -lm
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $(filter %.c %.o,$^) $(MPI_LIBS) -lm
 
 build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
 	@mkdir -p $(@D)
