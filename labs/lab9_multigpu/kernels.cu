@@ -169,7 +169,7 @@ static void step_plain(const struct problem *p, const struct context *ctx, const
 static void step_overlapped(const struct problem *p, const struct context *ctx, const struct step_args *a,
                             int exchange, exchange_fn *xchg)
 {
-    const int nz = (int)p->slab_nz, lo_end = nz < G ? nz : G, hi_start = nz - G > G ? nz - G : G;
+    const int nz = (int)p->slab_nz, lo_end = nz < G ? nz : G, hi_start = nz - G > lo_end ? nz - G : lo_end;
     // TODO(student): the planes the neighbours need (0 .. G-1 and nz-G .. nz-1) on s_edge, the
     // interior (G .. nz-G-1) on s_inner, then the exchange on s_edge (the host sends while the
     // GPU computes the interior), then join_streams() so that the next step waits for both.
@@ -249,7 +249,7 @@ extern "C" void setup_kernels(const struct problem *p)
         CUDA_CHECK(cudaEventCreateWithFlags(&e_inner, cudaEventDisableTiming));
     }
     host_buffers((size_t)G * p->n[0] * p->n[1]);
-    if (!s_have_nccl && p->ranks <= p->gpus) {
+    if (!s_have_nccl && p->ranks > 1 && p->ranks <= p->gpus) {  // one process exchanges nothing
         ncclUniqueId id;
         if (ranks_rank() == 0) NCCL_CHECK(ncclGetUniqueId(&id));
         ranks_bcast(&id, sizeof id);
