@@ -10,9 +10,7 @@
 #include <stdint.h>
 
 #include "async.cuh"
-#include "wave.h"
-
-__constant__ float c_wave[WAVE_R + 1];  // c[0] centre (3D), c[i] the six neighbours at distance i
+#include "wave.cuh"  // wave.h, and the weights c_wave
 
 // ---- what every variant shares: the update of one point, and the chain of S steps ----
 
@@ -454,11 +452,7 @@ extern "C" void model_queue4_128x16(const struct problem *p, double *r, double *
 // Before any timing: the weights, and the ring's shared memory (above 48 KB a kernel must opt in).
 extern "C" void setup_kernels(const struct problem *p)
 {
-    double c[WAVE_R + 1];
-    float f[WAVE_R + 1];
-    laplacian_coefficients(2 * WAVE_R, c);
-    for (int i = 0; i <= WAVE_R; i++) f[i] = (float)c[i];
-    CUDA_CHECK(cudaMemcpyToSymbol(c_wave, f, sizeof f));
+    wave_setup_weights();
     if (Quad::SMEM <= p->smem_optin)
         CUDA_CHECK(cudaFuncSetAttribute(wave_queue4, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad::SMEM));
 }

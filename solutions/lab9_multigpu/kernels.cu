@@ -16,7 +16,7 @@
 #include <nccl.h>
 
 #include "ranks.h"
-#include "wave.h"
+#include "wave.cuh"  // wave.h, and the weights c_wave
 
 // A failed NCCL call: one line naming it, exit status 1 (as CUDA_CHECK for the CUDA runtime).
 #define NCCL_CHECK(call)                                                             \
@@ -25,8 +25,6 @@
         if (nccl_check_err_ != ncclSuccess)                                          \
             lab_call_failed(__FILE__, __LINE__, #call, ncclGetErrorString(nccl_check_err_)); \
     } while (0)
-
-__constant__ float c_wave[WAVE_R + 1];  // c[0] centre (3D), c[i] the six neighbours at distance i
 
 enum { G = WAVE_R };  // ghost planes: the stencil's reach in z
 
@@ -266,11 +264,7 @@ extern "C" void model_nccl_overlap(const struct problem *p, double *r, double *w
 // to the others: ranks_bcast).
 extern "C" void setup_kernels(const struct problem *p)
 {
-    double c[WAVE_R + 1];
-    float f[WAVE_R + 1];
-    laplacian_coefficients(2 * WAVE_R, c);
-    for (int i = 0; i <= WAVE_R; i++) f[i] = (float)c[i];
-    CUDA_CHECK(cudaMemcpyToSymbol(c_wave, f, sizeof f));
+    wave_setup_weights();
     if (!s_edge) {
         int least, greatest;  // numerically lower is higher priority
         CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
