@@ -3,7 +3,6 @@
 // launch, the inputs of a run made on the GPU, and the spin that lines up a timed launch.
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "harness.h"
 #include "ranks.h"
@@ -25,9 +24,7 @@ int device_open(struct device *dev)
     CUDA_CHECK(cudaSetDevice(id));
     dev->id = id;
     dev->count = count;
-    memset(dev->key, 0, sizeof dev->key);
-    gethostname(dev->key, 64);
-    memcpy(dev->key + 64, prop.uuid.bytes, sizeof prop.uuid.bytes);
+    gpu_key(&prop, dev->key);
     snprintf(dev->name, sizeof dev->name, "%s", prop.name);
     for (char *c = dev->name; *c; c++)
         if (*c == ',') *c = ' ';  // the name goes into a CSV field

@@ -817,15 +817,20 @@ static int run_profile(struct options *o, const char *self)
 // calls it. 1 without a GPU.
 static int listing_gpus(void)
 {
-    char key[96] = "";
+    char key[GPU_KEY] = "";
     int count = 0;
     struct cudaDeviceProp prop;
     if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 &&
-        cudaGetDeviceProperties(&prop, ranks_local() % count) == cudaSuccess) {
-        gethostname(key, 64);
-        memcpy(key + 64, prop.uuid.bytes, sizeof prop.uuid.bytes);
-    }
+        cudaGetDeviceProperties(&prop, ranks_local() % count) == cudaSuccess)
+        gpu_key(&prop, key);
     return ranks_distinct(key, sizeof key);
+}
+
+void gpu_key(const struct cudaDeviceProp *prop, char *key)
+{
+    memset(key, 0, GPU_KEY);
+    gethostname(key, GPU_KEY - sizeof prop->uuid.bytes - 1);
+    memcpy(key + GPU_KEY - sizeof prop->uuid.bytes, prop->uuid.bytes, sizeof prop->uuid.bytes);
 }
 
 static void print_list(struct options *o, int gpus)

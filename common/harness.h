@@ -56,10 +56,14 @@ void problem_source(const struct lab *lab, struct problem *p);
 void problem_slab(const struct lab *lab, struct problem *p, int gpus);
 
 // ---- the GPU (common/device.cu) ----
+// A GPU's host name and UUID in GPU_KEY bytes: what tells GPUs apart across processes.
+enum { GPU_KEY = 96 };
+void gpu_key(const struct cudaDeviceProp *prop, char *key);
+
 struct device {
     char name[256];
     int id, count;  // this process's GPU, of the count in the machine
-    char key[96];   // its host's name and its UUID: what tells GPUs apart across processes
+    char key[GPU_KEY];  // gpu_key: what tells GPUs apart across processes
     int sm_count;
     size_t smem_per_block_optin, free_bytes, total_bytes;
 };

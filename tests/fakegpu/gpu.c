@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "harness.h"
 #include "ranks.h"
@@ -73,9 +72,9 @@ int device_open(struct device *dev)
     cudaGetDeviceCount(&count);
     dev->id = ranks_local() % count;
     dev->count = count;
-    memset(dev->key, 0, sizeof dev->key);
-    gethostname(dev->key, 64);
-    dev->key[64] = (char)dev->id;  // the fake GPUs' UUIDs: their numbers
+    struct cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, dev->id);
+    gpu_key(&prop, dev->key);
     cudaSetDevice(dev->id);
     strcpy(dev->name, "fake GPU");
     dev->sm_count = 4;
