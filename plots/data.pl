@@ -477,12 +477,14 @@ sub kernels_changed_since {
 # "# commit C size S steps T" (the session and its default problem) for the figures' titles.
 my $LAB7 = 'lab7_heat_multistep';
 
-sub lab7_rows {
-    my ($gpu) = @_;
+# The PASS rows of one lab's last bench session in data/<GPU>.csv.
+sub lab_rows {
+    my ($gpu, $lab) = @_;
     my $path = gpu_file($gpu, '');
     return () unless -e $path;
-    return grep { $_->{lab} eq $LAB7 && $_->{status} eq 'PASS' } latest(read_csv($path));
+    return grep { $_->{lab} eq $lab && $_->{status} eq 'PASS' } latest(read_csv($path));
 }
+sub lab7_rows { my ($gpu) = @_; return lab_rows($gpu, $LAB7) }
 
 sub lab7_bound { my ($r) = @_; return $r->{copy_gbps} / 8 }
 
@@ -690,12 +692,7 @@ my @TABLE2_2009 = (
 );
 my $TESLA10_GBPS = 102;
 
-sub lab8_rows {
-    my ($gpu) = @_;
-    my $path = gpu_file($gpu, '');
-    return () unless -e $path;
-    return grep { $_->{lab} eq $LAB8 && $_->{status} eq 'PASS' } latest(read_csv($path));
-}
+sub lab8_rows { my ($gpu) = @_; return lab_rows($gpu, $LAB8) }
 
 # copy bandwidth / 16 bytes, in Gpoint-steps/s
 sub lab8_bound { my ($r) = @_; return $r->{copy_gbps} / 16 }
@@ -768,9 +765,7 @@ sub scaling_rows {
 
 sub cmd_scaling {
     my ($gpu) = @_;
-    my $path = gpu_file($gpu, '');
-    return unless -e $path;
-    my @rows = scaling_rows(grep { $_->{lab} eq 'lab9_multigpu' } latest(read_csv($path)));
+    my @rows = scaling_rows(lab_rows($gpu, 'lab9_multigpu'));
     return unless @rows;
     printf "# commit %s\n# variant nz ranks gpus gpts_one gpts_many speedup\n", $rows[0]{many}{commit};
     printf "%s %d %d %d %.3f %.3f %.4f\n", $_->{many}{variant}, $_->{many}{nz}, $_->{many}{ranks}, $_->{many}{gpus},
