@@ -6,18 +6,21 @@ package Course;
 use strict;
 use warnings;
 use Exporter 'import';
-our @EXPORT_OK = qw(labs lab_bin sol_bin lab_number listing variants_of cases_of shell_words case_np mpi_launch);
+our @EXPORT_OK = qw(labs lab_bin sol_bin lab_number listing variants_of cases_of shell_words case_np mpi_launch %MPI_ENV);
 
-# The labs that build here: lab 9 needs MPI (its build.mk drops it where mpicc and pkg-config's
-# ompi are missing, and so does this).
+# The labs that build here: a lab whose build.mk says "needs: mpi" (lab 9) is dropped by it where
+# mpicc and pkg-config's ompi are missing, and so it is here.
 my $HAVE_MPI;
 sub have_mpi {
     $HAVE_MPI //= system('mpicc --showme:link >/dev/null 2>&1') == 0 || system('pkg-config --exists ompi 2>/dev/null') == 0 ? 1 : 0;
     return $HAVE_MPI;
 }
-sub labs {
-    return grep { $_ ne 'lab9_multigpu' || have_mpi() } map { m{^labs/([^/]+)/lab\.c$} ? $1 : () } sort glob 'labs/lab*_*/lab.c';
+sub needs_mpi {
+    my ($lab) = @_;
+    open my $fh, '<', "labs/$lab/build.mk" or return 0;
+    return scalar grep { /^#.*\bneeds: mpi\b/ } <$fh>;
 }
+sub labs { return grep { !needs_mpi($_) || have_mpi() } map { m{^labs/([^/]+)/lab\.c$} ? $1 : () } sort glob 'labs/lab*_*/lab.c' }
 
 # A case's processes: N for a case of kind npN (lab 9), else 1.
 sub case_np { my ($c) = @_; my ($n) = map { /^np(\d+)$/ ? $1 : () } keys %{ $c->{kinds} }; return $n // 1 }
@@ -25,11 +28,12 @@ sub case_np { my ($c) = @_; my ($n) = map { /^np(\d+)$/ ? $1 : () } keys %{ $c->
 # The launcher of a run with N processes: mpirun (more processes than cores allowed; as root,
 # which Open MPI refuses unless told; no single-copy shared memory, which make check's sandbox
 # forbids), or nothing for one process.
+our %MPI_ENV = (OMPI_ALLOW_RUN_AS_ROOT => 1, OMPI_ALLOW_RUN_AS_ROOT_CONFIRM => 1,
+                OMPI_MCA_btl_vader_single_copy_mechanism => 'none');
 sub mpi_launch {
     my ($np) = @_;
     return () unless $np && $np > 1;
-    $ENV{OMPI_ALLOW_RUN_AS_ROOT} = $ENV{OMPI_ALLOW_RUN_AS_ROOT_CONFIRM} = 1;
-    $ENV{OMPI_MCA_btl_vader_single_copy_mechanism} = 'none';
+    @ENV{ keys %MPI_ENV } = values %MPI_ENV;
     return ('mpirun', '--oversubscribe', '-np', $np);
 }
 sub lab_number { my ($lab) = @_; return $lab =~ /^lab(\d+)_/ ? $1 : die "not a lab: $lab\n" }

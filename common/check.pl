@@ -38,7 +38,7 @@ use Time::HiRes qw(time sleep);
 my $ROOT;
 BEGIN { $ROOT = dirname(dirname(abs_path($0))) }
 use lib "$ROOT/common";
-use Course qw(labs lab_number listing shell_words case_np mpi_launch);
+use Course qw(labs lab_number listing shell_words case_np mpi_launch %MPI_ENV);
 use Vet qw(vet_source vet_object);
 
 my ($CORRECT_PTS, $PERF_PTS) = (7, 3);
@@ -101,10 +101,9 @@ my $PRIVATE = tempdir('check-XXXXXXXX', TMPDIR => 1, CLEANUP => !$ENV{CHECK_KEEP
 chmod 0700, $PRIVATE;
 my %ENV_MIN = (PATH => join(':', grep { -d } dirname(`command -v nvcc 2>/dev/null` =~ s/\s+$//r), '/usr/local/bin', '/usr/bin', '/bin'),
                LANG => 'C', NCCL_NVLS_ENABLE => 0,
-               # lab 9 under mpirun: as root if so (a container), no single-copy shared memory
+               # lab 9 under mpirun (Course.pm): as root if so, no single-copy shared memory
                # between its processes (process_vm_readv, which the sandbox forbids)
-               OMPI_ALLOW_RUN_AS_ROOT => 1, OMPI_ALLOW_RUN_AS_ROOT_CONFIRM => 1,
-               OMPI_MCA_btl_vader_single_copy_mechanism => 'none',
+               %MPI_ENV,
                # every lab program takes common/sandbox.c's seccomp filter before a kernels file runs
                STENCIL_SANDBOX => 1);
 $ENV_MIN{CUDA_VISIBLE_DEVICES} = $ENV{CUDA_VISIBLE_DEVICES} if defined $ENV{CUDA_VISIBLE_DEVICES};

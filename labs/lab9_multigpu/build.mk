@@ -1,5 +1,5 @@
 # Lab 9 links MPI (its processes and the host exchange: common/ranks.c) and NCCL (the CUDA
-# toolkit's). Without MPI it is skipped and the rest of the course builds.
+# toolkit's). Without MPI it is skipped and the rest of the course builds. needs: mpi
 ifeq ($(HAVE_MPI),)
 $(info lab 9 skipped: no MPI here (Debian: libopenmpi-dev openmpi-bin))
 LAB_NAMES := $(filter-out lab9_multigpu,$(LAB_NAMES))
