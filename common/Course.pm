@@ -8,19 +8,12 @@ use warnings;
 use Exporter 'import';
 our @EXPORT_OK = qw(labs lab_bin sol_bin lab_number listing variants_of cases_of shell_words case_np mpi_launch %MPI_ENV);
 
-# The labs that build here: a lab whose build.mk says "needs: mpi" (lab 9) is dropped by it where
-# mpicc and pkg-config's ompi are missing, and so it is here.
-my $HAVE_MPI;
-sub have_mpi {
-    $HAVE_MPI //= system('mpicc --showme:link >/dev/null 2>&1') == 0 || system('pkg-config --exists ompi 2>/dev/null') == 0 ? 1 : 0;
-    return $HAVE_MPI;
+# The labs that build here, as the Makefile finds them: it drops lab 9 where MPI or NCCL is missing.
+my @LABS;
+sub labs {
+    @LABS = map { /^labs: (.*)/ ? split(' ', $1) : () } `make -s --no-print-directory list-labs 2>/dev/null` unless @LABS;
+    return @LABS;
 }
-sub needs_mpi {
-    my ($lab) = @_;
-    open my $fh, '<', "labs/$lab/build.mk" or return 0;
-    return scalar grep { /^#.*\bneeds: mpi\b/ } <$fh>;
-}
-sub labs { return grep { !needs_mpi($_) || have_mpi() } map { m{^labs/([^/]+)/lab\.c$} ? $1 : () } sort glob 'labs/lab*_*/lab.c' }
 
 # A case's processes: N for a case of kind npN (lab 9), else 1.
 sub case_np { my ($c) = @_; my ($n) = map { /^np(\d+)$/ ? $1 : () } keys %{ $c->{kinds} }; return $n // 1 }

@@ -9,7 +9,9 @@
 #   bench        make bench (every lab)           profile   make profile (every lab)
 #   test         make tables, then make test (the whole suite: longer than one device call)
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
-#   lab9         lab 9 with 1 and 2 processes, 50-gpu, 70-sanitizer, its bench (2 GPUs: nvidia-h200-x2)
+#   lab8-test    lab 8's 50-gpu and 70-sanitizer only
+#   lab9         lab 9 with 1 and 2 processes, 50-gpu, 70-sanitizer (on 1 GPU: processes share it)
+#   lab9-bench   lab 9's make bench rows (a scaling result needs 2 GPUs: nvidia-h200-x2)
 #   gpu-1-3, gpu-4-6             tests/50-gpu.t for labs 1-3, 4-6
 #   check        make check on the skeletons and the solutions (tests/60-check.t)
 #   cheats-1-4, cheats-5-7       the GPU cheats of labs 1-4, 5-7 (tests/60-check.t)
@@ -28,9 +30,10 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
     echo "stencil-labs GPU verification ($phases): commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC')"
     nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.mem --format=csv,noheader
     nvcc --version | tail -n 1
+    echo "MPI: $(mpirun --version 2>/dev/null | head -n 1 || echo none); $(make -s list-labs 2>&1 | tr '\n' ' ')"
     make -j"$(nproc)" COMMIT="$commit" all build/tests/unit build/tests/sandbox 2>&1 | grep -E 'error|warning: [^#]' || true
     for phase in $phases; do
-        echo "== $phase"
+        echo "== $phase"; start=$SECONDS
         case $phase in
         bench) make COMMIT="$commit" bench 2>&1 ;;
         profile) make COMMIT="$commit" profile 2>&1 ;;
@@ -44,11 +47,12 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
             ./sol8 --profile --size 256 --steps 2
             ./sol8 --convergence --csv "$base-convergence.csv"
             TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
+        lab8-test) TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
         lab9)
             nvidia-smi -L; mpirun --version | head -n 1
             ./sol9 --reps 3 && mpirun --oversubscribe -np 2 ./sol9 --reps 3
-            TEST_LABS=lab9 perl tests/50-gpu.t && TEST_LABS=lab9 perl tests/70-sanitizer.t
-            perl common/bench.pl lab9_multigpu ;;
+            TEST_LABS=lab9 perl tests/50-gpu.t && TEST_LABS=lab9 perl tests/70-sanitizer.t ;;
+        lab9-bench) perl common/bench.pl lab9_multigpu ;;
         gpu-1-3) TEST_LABS=lab1,lab2,lab3 perl tests/50-gpu.t ;;
         gpu-4-6) TEST_LABS=lab4,lab5,lab6 perl tests/50-gpu.t ;;
         check) CHECK_PARTS=skeletons,solutions perl tests/60-check.t ;;
@@ -57,7 +61,7 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         timing) for t in launch b2b; do ./sol6 --size 64 --reps 200 --timing $t --csv "$base.csv"; done ;;
         *) echo "gpu-session: unknown phase $phase"; false ;;
         esac
-        echo "$phase exit status: $?"
+        echo "$phase exit status: $? after $((SECONDS - start))s"
     done
 } 2>&1 | tee -a "$log"
 if [ -n "${OUT:-}" ]; then cp "$log" "$base".csv "$OUT"/; [ -f "$base-convergence.csv" ] && cp "$base-convergence.csv" "$OUT"/; fi
