@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(256) wave_slab(struct step_args a, int zlo)
 }
 
 // Planes zlo .. zhi - 1 of the slab on `stream` (nothing when the range is empty).
-static void step_planes(const struct problem *p, const struct step_args *a, int zlo, int zhi, cudaStream_t stream)
+static inline void step_planes(const struct problem *p, const struct step_args *a, int zlo, int zhi, cudaStream_t stream)
 {
     if (zhi <= zlo) return;
     dim3 block(32, 8), grid(ceil_div(p->n[0], 32), ceil_div(p->n[1], 8), (unsigned)(zhi - zlo));
@@ -87,8 +87,8 @@ static void host_buffers(size_t count)
     h_planes = count;
 }
 
-static int below(const struct context *ctx) { return ctx->rank > 0; }
-static int above(const struct context *ctx) { return ctx->rank < ctx->ranks - 1; }
+static inline int below(const struct context *ctx) { return ctx->rank > 0; }
+static inline int above(const struct context *ctx) { return ctx->rank < ctx->ranks - 1; }
 
 // S steps: as in lab 8 the new level overwrites the oldest, and the first array is chosen so that
 // the last level lands in ctx->out[0]. `step` computes the new level of the slab into a->next and,
@@ -162,7 +162,7 @@ static void exchange_nccl(const struct problem *p, const struct context *ctx, co
 }
 
 // Every step starts when both streams have finished the step before.
-static void join_streams(void)
+static inline void join_streams(void)
 {
     CUDA_CHECK(cudaEventRecord(e_edge, s_edge));
     CUDA_CHECK(cudaEventRecord(e_inner, s_inner));
