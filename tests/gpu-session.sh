@@ -58,10 +58,10 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         check) CHECK_PARTS=skeletons,solutions perl tests/60-check.t ;;
         cheats-1-4) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 1-4) perl tests/60-check.t ;;
         cheats-5-7) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 5-7) perl tests/60-check.t ;;
-        timing) for t in launch b2b; do ./sol6 --size 64 --reps 200 --timing $t --csv "$base.csv"; done ;;
+        timing) for t in launch b2b; do ./sol6 --size 64 --reps 200 --timing $t --csv "$base-timing.csv"; done ;;
         *) echo "gpu-session: unknown phase $phase"; false ;;
         esac
         echo "$phase exit status: $? after $((SECONDS - start))s"
     done
 } 2>&1 | tee -a "$log"
-if [ -n "${OUT:-}" ]; then cp "$log" "$base".csv "$OUT"/; [ -f "$base-convergence.csv" ] && cp "$base-convergence.csv" "$OUT"/; fi
+if [ -n "${OUT:-}" ]; then cp "$log" "$base".csv "$OUT"/; for f in "$base"-convergence.csv "$base"-timing.csv; do [ -f "$f" ] && cp "$f" "$OUT"/; done; fi
