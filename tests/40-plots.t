@@ -154,6 +154,38 @@ LOG
     is(head_of($fake, 'commit'), 'bbbbbbb', 'measured: the title names the newest profile');
 }
 
+# ---- lab 9: the speed-up over one process, and how much of the exchange the overlap hides ----
+{
+    my $d = tmpdir();
+    open my $in, '<', $CSV or die;
+    chomp(my $head = <$in>);
+    my @cols = split /,/, $head;
+    open my $fh, '>', "$d/Two.csv" or die;
+    print $fh "$head\n";
+    # variant, nz, ranks, gpus, ms for 6 steps of 512x512xnz
+    for my $r (['mpi_staged', 512, 1, 1, 10.0], ['mpi_staged', 256, 1, 1, 5.0], ['mpi_overlap', 512, 1, 1, 10.2],
+               ['mpi_staged', 512, 2, 2, 6.0], ['mpi_overlap', 512, 2, 2, 5.2], ['nccl', 512, 2, 2, 5.5],
+               ['nccl_overlap', 512, 2, 2, 5.05], ['mpi_staged', 512, 2, 1, 13.0], ['mpi_overlap', 512, 2, 1, 11.0]) {
+        my ($v, $nz, $ranks, $gpus, $ms) = @$r;
+        my %row = (gpu => 'Two GPUs', lab => 'lab9_multigpu', variant => $v, nx => 512, ny => 512, nz => $nz, order => 0,
+                   steps => 6, median_ms => $ms, min_ms => $ms, gpts => sprintf('%.3f', 512 * 512 * $nz * 6 / $ms / 1e6),
+                   status => 'PASS', commit => 'c0ffee', ranks => $ranks, gpus => $gpus, timing => 'launch');
+        print $fh join(',', map { $row{$_} // 0 } @cols), "\n";
+    }
+    close $fh;
+    my $two = '../' . File::Spec->abs2rel($d) . '/Two';
+    my %speedup = map { ("$_->[0] $_->[2]/$_->[3]" => $_->[6]) } rows_of(data_pl('scaling', $two));
+    is(sprintf('%.3f', $speedup{'mpi_staged 2/2'}), '1.667', 'scaling: 2 processes against 1 of the same variant and size');
+    is(sprintf('%.3f', $speedup{'mpi_overlap 2/2'}), '1.962', 'scaling: the overlapped variant against its own 1-process row');
+    ok(exists $speedup{'mpi_staged 2/1'}, 'scaling: a run whose processes shared a GPU is listed (the table marks it)');
+    my @h = rows_of(data_pl('hiding', $two));
+    is(scalar(@h), 2, 'hiding: one row per staged/overlapped pair on one GPU per process (shared GPUs left out)');
+    my %h = map { ($_->[0] => "@$_[2,4,5,6,7]") } @h;
+    # compute 5 ms / 6 steps; the exchange over 5 steps: (6 - 5) ms and (5.2 - 5) ms, 80% hidden
+    is($h{'mpi_staged/mpi_overlap'}, '256 833.33 200.00 40.00 0.800', 'hiding: slab compute, exchange, exposed part, hidden share (MPI)');
+    is($h{'nccl/nccl_overlap'}, '256 833.33 100.00 10.00 0.900', 'hiding: the same for NCCL, against the staged 1-process slab');
+}
+
 # ---- make compare's data: a student's CSV beside the reference rows of the same problem ----
 my $dir = tmpdir();
 my @lab3 = grep { $_->{lab} eq 'lab3_shared_tiling' && $_->{status} eq 'PASS' && $_->{nx} == 512 } @latest;
