@@ -964,8 +964,9 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
         }
         if (o.prob.ranks > 1) {
             size_t len = strlen(extra);
-            snprintf(extra + len, sizeof extra - len, "; %d ranks on %d GPU%s (copy bandwidth: theirs together)",
-                     o.prob.ranks, o.prob.gpus, o.prob.gpus > 1 ? "s" : "");
+            snprintf(extra + len, sizeof extra - len, "; %d ranks on %d GPU%s (copy bandwidth: theirs together); MPI %s",
+                     o.prob.ranks, o.prob.gpus, o.prob.gpus > 1 ? "s" : "",
+                     ranks_cuda_aware() ? "CUDA-aware" : "not CUDA-aware (host memory only)");
         }
         printf("lab %d (%s) on %s: %d SMs, %.1f GB; copy bandwidth %.0f GB/s "
                "(device-to-device, read + write); empty kernel %.1f us; seed %llu%s\n",

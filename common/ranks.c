@@ -28,6 +28,9 @@ const char *slab_refuse(size_t nz, int ranks, int ghost)
 
 #ifdef STENCIL_MPI
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI's extensions: MPIX_Query_cuda_support
+#endif
 
 // MPI counts are int: a message larger than INT_MAX floats is refused rather than truncated.
 static int mpi_count(size_t n)
@@ -112,6 +115,15 @@ int ranks_distinct(const void *key, size_t bytes)
     return distinct;
 }
 
+int ranks_cuda_aware(void)
+{
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support();  // built with CUDA, and not switched off for this run
+#else
+    return 0;
+#endif
+}
+
 static MPI_Request g_req[4];
 static int g_nreq;
 
@@ -158,6 +170,7 @@ double ranks_max(double v) { return v; }
 int ranks_all(int ok) { return ok != 0; }
 void ranks_bcast(void *data, size_t bytes) { (void)data, (void)bytes; }
 int ranks_distinct(const void *key, size_t bytes) { (void)key, (void)bytes; return 1; }
+int ranks_cuda_aware(void) { return 0; }
 void ranks_gather(const float *mine, size_t count, float *all) { memcpy(all, mine, count * sizeof *all); }
 void halo_start(const float *send_lo, const float *send_hi, float *recv_lo, float *recv_hi, size_t count)
 {

@@ -22,6 +22,7 @@ double ranks_max(double v);                // the largest v over the ranks, on e
 int ranks_all(int ok);                     // 1 when ok is true on every rank, on every rank
 void ranks_bcast(void *data, size_t bytes);  // rank 0's bytes to every rank
 int ranks_distinct(const void *key, size_t bytes);  // how many different keys the ranks hold
+int ranks_cuda_aware(void);  // 1 when this MPI takes GPU pointers (built and enabled so: asked at run time)
 // Rank 0 receives every rank's `count` floats of `mine` in rank order into `all` (size the sum of
 // the counts); the other ranks pass all = NULL.
 void ranks_gather(const float *mine, size_t count, float *all);

@@ -67,6 +67,7 @@ int main(int argc, char **argv)
     check(gathered, "%d ranks: the gather puts every slab in its place on rank 0", size);
     check(ranks_max(rank) == size - 1, "%d ranks: ranks_max of the rank numbers is %d", size, size - 1);
     check(ranks_local() >= 0 && ranks_local() < size, "%d ranks: each knows its place on its host", size);
+    if (!quiet) printf("# cuda-aware %d\n", ranks_cuda_aware());  // 10-unit.t compares with ompi_info
     free(a);
     free(all);
     int failed = quiet ? 0 : done_testing();
