@@ -156,7 +156,9 @@ sub why_failed {
     return "timed out after ${limit}s" if $r->{timed_out};
     return "crashed (signal $r->{signal})" if $r->{signal};
     return "a CUDA call failed: $r->{err_last}" if $r->{err_last} =~ /failed:/;
-    return $r->{status} == 1 ? 'a check failed' : $r->{status} == 2 ? "could not run: $r->{err_last}" : "exit status $r->{status}";
+    my $said = substr($r->{err_last}, 0, 200);  # the program's last word, for the student
+    return $r->{status} == 1 ? 'a check failed' . ($said ne '' ? ": $said" : '')
+         : $r->{status} == 2 ? "could not run: $said" : "exit status $r->{status}";
 }
 
 sub budget_left { return $opt{budget} - (time - $START) }
