@@ -101,6 +101,9 @@ my $PRIVATE = tempdir('check-XXXXXXXX', TMPDIR => 1, CLEANUP => !$ENV{CHECK_KEEP
 chmod 0700, $PRIVATE;
 my %ENV_MIN = (PATH => join(':', grep { -d } dirname(`command -v nvcc 2>/dev/null` =~ s/\s+$//r), '/usr/local/bin', '/usr/bin', '/bin'),
                LANG => 'C', NCCL_NVLS_ENABLE => 0,
+               # the machine's own MPI settings (e.g. OMPI_MCA_plm=isolated where there is no ssh:
+               # without them mpirun, and MPI_Init of one process, cannot start their daemon)
+               (map { ($_ => $ENV{$_}) } grep { /^(OMPI_MCA_|PMIX_MCA_|OPAL_PREFIX$)/ } keys %ENV),
                # lab 9 under mpirun (Course.pm): as root if so, no single-copy shared memory
                # between its processes (process_vm_readv, which the sandbox forbids)
                %MPI_ENV,
