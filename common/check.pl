@@ -376,6 +376,7 @@ for my $lab (@labs) {
         $bin = "$work/lab$n";
     }
 
+    my @phase_t = (time);  # where a lab's grading time goes: cases, sanitizers, timing
     # Correctness at the graded cases: the student's dumps against the pristine CPU reference.
     # Without a reference solution (a student's release tree), the references come from the program
     # built here: --dump-reference and --list run only the pristine definition's host code.
@@ -420,6 +421,7 @@ for my $lab (@labs) {
         unlink glob("$PRIVATE/ref-*.f64"), glob("$work/out-*.raw");
     }
 
+    push @phase_t, time;
     # compute-sanitizer on the lab's first sanitize case: a race or a bad access costs correctness.
     my ($san) = map { $_->{args} } grep { $_->{kinds}{sanitize} } @{ $l->{cases} };
     if ($bin && $san && $opt{sanitize} && budget_left() > 0) {
@@ -438,6 +440,7 @@ for my $lab (@labs) {
         }
     }
 
+    push @phase_t, time;
     # Timing at the default size, student and reference alternating (ABAB), and correctness there.
     my (%ts, %tr, %gpts, @roofs);
     my ($contended, $scale) = (0, 1);
@@ -468,6 +471,9 @@ for my $lab (@labs) {
         }
     }
 
+    push @phase_t, time;
+    say_line(sprintf "%s: graded in %ds (cases %ds, sanitizers %ds, timing %ds)", $lab, $phase_t[3] - $phase_t[0],
+                     map { $phase_t[$_ + 1] - $phase_t[$_] } 0 .. 2) if $bin;
     # Points.
     for my $v (@variants) {
         my $x = $t{$v};
