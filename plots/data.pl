@@ -22,6 +22,8 @@
 #   perl plots/data.pl table2 GPU            lab 8: 003's Table 2 (Mpoints/s by tile and volume) beside 003's figures
 #   perl plots/data.pl scaling GPU           lab 9: Gpoint-steps/s with 1 and N processes, and the speed-up
 #   perl plots/data.pl hiding GPU            lab 9: per step, the slab's compute, the exchange, how much is hidden
+#   perl plots/data.pl slabs GPU             lab 9: speed-up over one process against planes per slab, a block
+#                                            per variant (512x512 planes, one GPU per process)
 #   perl plots/data.pl tables [FILE...]      rewrite the marked tables in README.md and handouts/
 #   perl plots/data.pl migrate FILE...       bring a CSV written under an older header up to
 #                                            CSV_HEADER in common/csv.c, in place
@@ -799,6 +801,19 @@ sub hiding_rows {
     }
     return @out;
 }
+sub cmd_slabs {
+    my ($gpu) = @_;
+    my @rows = grep { $_->{many}{nx} == 512 && $_->{many}{ny} == 512 && $_->{many}{gpus} >= $_->{many}{ranks} }
+               scaling_rows(lab_rows($gpu, 'lab9_multigpu'));
+    return unless @rows;
+    printf "# commit %s ranks %d\n", $rows[0]{many}{commit}, $rows[0]{many}{ranks};
+    for my $v (sort { $a cmp $b } keys %{{ map { ($_->{many}{variant} => 1) } @rows }}) {
+        print "$v planes speedup\n";
+        printf "%d %.4f\n", int(($_->{many}{nz} + $_->{many}{ranks} - 1) / $_->{many}{ranks}), $_->{speedup}
+            for sort { $a->{many}{nz} <=> $b->{many}{nz} } grep { $_->{many}{variant} eq $v } @rows;
+        print "\n\n";
+    }
+}
 sub cmd_hiding {
     my ($gpu) = @_;
     my @rows = hiding_rows(lab_rows($gpu, 'lab9_multigpu'));
@@ -976,6 +991,7 @@ elsif ($cmd eq 'lab8variants') { cmd_lab8variants(@ARGV) }
 elsif ($cmd eq 'table2') { cmd_table2(@ARGV) }
 elsif ($cmd eq 'scaling') { cmd_scaling(@ARGV) }
 elsif ($cmd eq 'hiding') { cmd_hiding(@ARGV) }
+elsif ($cmd eq 'slabs') { cmd_slabs(@ARGV) }
 else {
     die "usage: data.pl bandwidth GPU | journey GPU | roofline GPU | compare CSV [GPU]\n"
         . "       | convergence GPU LAB | table1 GPU VARIANT | table1pct GPU VARIANT [VOLUME...] | measured [GPU]\n"

@@ -184,6 +184,16 @@ LOG
     # compute 5 ms / 6 steps; the exchange over 5 steps: (6 - 5) ms and (5.2 - 5) ms, 80% hidden
     is($h{'mpi_staged/mpi_overlap'}, '256 833.33 200.00 40.00 0.800', 'hiding: slab compute, exchange, exposed part, hidden share (MPI)');
     is($h{'nccl/nccl_overlap'}, '256 833.33 100.00 10.00 0.900', 'hiding: the same for NCCL, against the staged 1-process slab');
+    my $slabs = data_pl('slabs', $two);
+    my @blocks = grep { /\S/ } split /\n\n\n/, $slabs;
+    is(scalar(@blocks), 2, 'slabs: a block per variant with a 1-process row, runs on shared GPUs left out');
+    like($slabs, qr/^mpi_overlap planes speedup\n256 1\.9615$/m, 'slabs: planes per slab and the speed-up over one process');
+  SKIP: {
+        skip 'gnuplot not installed', 2 if system('command -v gnuplot >/dev/null') != 0;
+        my $r = run('gnuplot', '-e', "out='$d/slabs.png'; gpu='Two GPUs'; gpufile='$two'", 'plots/lab9_slabs.gp');
+        is($r->{status}, 0, 'lab9_slabs.gp draws made-up 2-GPU rows') or diag($r->{err});
+        ok(-s "$d/slabs.png" && -s "$d/slabs.png" > 10_000, 'lab9_slabs.gp: a PNG of a readable size');
+    }
 }
 
 # ---- make compare's data: a student's CSV beside the reference rows of the same problem ----
@@ -248,9 +258,16 @@ SKIP: {
     delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL)};
     my $r = run("make -s plots PLOTDIR=$pdir");
     is($r->{status}, 0, 'make plots exits 0') or diag($r->{err});
+    # Figures whose data only a machine the course has not yet run on can make: drawn above from
+    # made-up rows; skipped here only while the shipped data has none of their rows.
+    my %pending = ('plots/lab9_slabs.gp' => data_pl('slabs', $GPU) eq '' ? 'no lab 9 rows on several GPUs in the shipped data' : undef);
     for my $gp (@scripts) {
         my $png = basename($gp, '.gp') . '.png';
         my $path = "$pdir/$png";
+        if ($pending{$gp} && !-e $path) {
+            pass("$gp made no $png: $pending{$gp}");
+            next;
+        }
         # the shipped data has every figure's inputs: a script that skipped its figure is a failure
         ok(-s $path && -s $path > 10_000, "$gp made $png (" . (-s $path // 0) . " bytes)");
         is_png($path);
