@@ -42,8 +42,7 @@ extern "C" void launch_naive(const struct problem *p, const struct context *ctx)
 }
 
 // The grid's y and z dimensions hold at most 65535 blocks. (A loop over z and y would lift
-// the limit; on an H100 it also cost a fifth of the bandwidth, so the lab keeps the plain
-// mapping and refuses what does not fit.)
+// the limit; the lab keeps the plain mapping and refuses what does not fit.)
 extern "C" const char *refuse_naive(const struct problem *p)
 {
     if (p->n[0] > 0x7fffffff) return "nx must be below 2^31 (int coordinates)";

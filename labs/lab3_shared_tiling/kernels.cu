@@ -2,8 +2,8 @@
 // Lab 3 (shared_tiling), the kernels: the 7-point stencil from a 3D tile in shared memory (004). A block of
 // T^3 threads loads a T^3 input tile, one value per thread, and the (T-2)^3 threads inside it
 // compute the output tile from shared memory. Each input value is loaded by up to 8 blocks (the
-// halos overlap), so the read redundancy is T^3 / (T-2)^3; the question is what that buys on a
-// GPU whose caches already serve the naive kernel's neighbour reads (lab 2).
+// halos overlap), so the read redundancy is T^3 / (T-2)^3; the lab compares the tiles with lab
+// 2's naive kernel.
 // Build and run: make lab3 && ./lab3        (make sol3 && ./sol3 for the reference solution)
 // The problem (lab.c): ctx->in[0] is the input, ctx->out[0] the output; launch on ctx->stream.
 #include "star.cuh"

@@ -53,9 +53,8 @@ extern "C" void model_regtile_7pt(const struct problem *p, double *r, double *w)
 
 // ---- 2. regcol_z8: registers without shared memory ----
 // Each thread computes ZP consecutive z points of one column and keeps the column (planes
-// z0-1 .. z0+ZP) in registers; the x and y neighbours are plain loads that the L1 and L2 caches
-// serve (lab 2 measured how well). No barrier, and every load is independent of the others, so
-// a thread has dozens of loads in flight: on an H100 that matters more than saving cache reads.
+// z0-1 .. z0+ZP) in registers; the x and y neighbours are plain loads from global memory. No
+// shared memory, no barrier.
 
 template <int ZP>
 __global__ void __launch_bounds__(256) star7_regcol(const float *__restrict__ in, float *__restrict__ out,
@@ -163,7 +162,7 @@ extern "C" void model_regcol4_z4(const struct problem *p, double *r, double *w)
 
 // ---- 3. queue: order-k star stencils, 003's single pass with a register queue ----
 // Output tile TX x (TY*PY); TX x TY threads, each owning PY columns (PY rows apart by TY).
-// Per plane z a thread holds q[p][0..2R] = its column at planes z-R .. z+R. The current plane
+// At plane z, q[p][i] holds the thread's column p at plane z-R+i (the queue). The current plane
 // of the tile and its halo of R on each side go to shared memory; halo values are loaded by
 // all threads in turn. Loads are issued two planes ahead (pf_a, pf_b), so that a thread always
 // has several loads in flight and never waits for the one it just issued: the z loop is
@@ -338,7 +337,7 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // serves 4 points and the rows of a thread share their y neighbours. The output tile is 128x16
 // at every order; what changes with the order is the register queue, 4 * PY * (2R + 2)
 // registers: up to order 8 a thread takes 4 rows (32x4 threads), beyond that one row (32x16
-// threads), or the queue would spill to local memory.
+// threads).
 //
 // No __syncthreads in the loop: a barrier holds every warp of the block to the slowest one, once
 // per plane, and then all of them want the shared-memory pipe at once. Instead the planes go
@@ -346,10 +345,7 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // whose arrive and wait are separate instructions). At plane z a thread stores its tile rows of
 // plane z+1 (from the queue, loaded R+1 planes ahead) and arrives on that plane's barrier, then
 // waits only until everyone has stored plane z; so a warp may run ahead of the slowest. The halo
-// quads skip the registers: cp.async copies them AHEAD = 3 planes ahead, so at plane z they land
-// in the buffer of plane z+3-RING = z-3. No second barrier is needed to know that buffer is free:
-// a thread that got past the wait for plane z-1 knows that everyone arrived for it, which they
-// did after finishing plane z-3.
+// quads skip the registers: cp.async copies them AHEAD = 3 planes ahead.
 
 constexpr int QUAD_W = 128, QUAD_H = 16, RING = 6, AHEAD = 3;  // tile; shared planes; halo lead
 

@@ -4,7 +4,7 @@
 // climbing a ladder: one step per launch from global memory (gm) or from a shared tile (shm);
 // N steps per launch in a shared tile whose valid region shrinks by one point per step (002's
 // NSTEPS kernel, fused_sN); then temporal blocking that streams through the grid with several
-// steps in flight in registers (tb), the one kernel that beats the single-step bound.
+// steps in flight in registers (tb).
 // Build and run: make lab7 && ./lab7 [--size NXxNY[xNZ]] [--steps S]   (sol7: the solution)
 // The problem (lab.c): ctx->in[0] holds the initial field, ctx->out[0] must hold the field
 // after p->steps steps, ctx->scratch[0] is a work array; D is p->param[0].
@@ -56,8 +56,8 @@ static const char *refuse_big(const struct problem *p)
 
 // ---- 1. gm: one step per launch, straight from global memory ----
 // 002's fdstep_gm with the mapping of labs 1 and 5: each thread updates four consecutive x
-// points, loaded as float4 when rows are 16-byte aligned (nx a multiple of 4), so that every
-// thread has several independent loads in flight; the caches serve the neighbours' re-reads.
+// points, loaded as float4 when rows are 16-byte aligned (nx a multiple of 4); the caches serve
+// the neighbours' re-reads.
 
 constexpr int GM_BX = 32, GM_BY = 8;
 
@@ -492,7 +492,7 @@ __global__ void __launch_bounds__(32 * W3) heat_tb3(const float *__restrict__ u,
 
 // How the grid is cut: 2D strips x chunks of rows, 3D tiles x chunks of planes; enough chunks
 // to give every SM TB_WAVES times the warps (blocks) it holds at once, so that the warps that
-// finish early find new work (measured on an H100: 2 waves 20-30% faster than 1).
+// finish early find new work.
 constexpr int TB_WAVES = 2;
 
 struct tb_grid {

@@ -256,9 +256,8 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
     for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
     mbar_arrive(&full[0]);
     const size_t row0 = (size_t)y0 * nx + x;
-    // u_prev and vsq of the next plane, loaded one plane ahead: with one block (8 warps) per SM
-    // few warps are left to hide a load's latency, so each thread must have its next loads in
-    // flight while it computes (at 512^3: 118 Gpts/s loading them at the point, 172 ahead).
+    // u_prev and vsq of the next plane, loaded one plane ahead (up_n, vs_n); the plane loop hands
+    // them over as up_c, vs_c.
     float4 up_n[PY], vs_n[PY];
 #pragma unroll
     for (int p = 0; p < PY; p++) up_n[p] = vs_n[p] = make_float4(0.f, 0.f, 0.f, 0.f);

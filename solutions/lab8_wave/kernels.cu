@@ -312,9 +312,8 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
     for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
     mbar_arrive(&full[0]);
     const size_t row0 = (size_t)y0 * nx + x;
-    // u_prev and vsq of the next plane, loaded one plane ahead: with one block (8 warps) per SM
-    // few warps are left to hide a load's latency, so each thread must have its next loads in
-    // flight while it computes (at 512^3: 118 Gpts/s loading them at the point, 172 ahead).
+    // u_prev and vsq of the next plane, loaded one plane ahead (up_n, vs_n); the plane loop hands
+    // them over as up_c, vs_c.
     float4 up_n[PY], vs_n[PY];
 #pragma unroll
     for (int p = 0; p < PY; p++) up_n[p] = vs_n[p] = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -374,6 +373,10 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
                 // y neighbours from rows[], the z neighbours from the queue, u_prev and vsq from
                 // up_c[p] and vs_c[p] (loaded a plane ahead); a.amp at the source point.
                 // BEGIN SOLUTION
+                // u_prev and vsq were loaded a plane ahead: with one block (8 warps) per SM few
+                // warps are left to hide a load's latency, so each thread must have its next loads
+                // in flight while it computes (at 512^3: 118 Gpts/s loading them at the point,
+                // 172 ahead).
                 const float4 up4 = up_c[p], vs4 = vs_c[p];
                 float w[4 * (2 * XQ + 1)];  // x window: quads x-4 .. x+7 of row p
 #pragma unroll
