@@ -38,7 +38,7 @@ use Time::HiRes qw(time sleep);
 my $ROOT;
 BEGIN { $ROOT = dirname(dirname(abs_path($0))) }
 use lib "$ROOT/common";
-use Course qw(labs lab_number listing shell_words case_np mpi_launch %MPI_ENV);
+use Course qw(labs build_vars lab_number listing shell_words case_np mpi_launch %MPI_ENV);
 use Vet qw(vet_source vet_object);
 
 my ($CORRECT_PTS, $PERF_PTS) = (7, 3);
@@ -99,11 +99,13 @@ sub finish {
 
 my $PRIVATE = tempdir('check-XXXXXXXX', TMPDIR => 1, CLEANUP => !$ENV{CHECK_KEEP});
 chmod 0700, $PRIVATE;
-my %ENV_MIN = (PATH => join(':', grep { -d } dirname(`command -v nvcc 2>/dev/null` =~ s/\s+$//r), '/usr/local/bin', '/usr/bin', '/bin'),
+# PATH: the folders of nvcc and mpirun as found here (absolute: never '.'), then the system's.
+my @TOOL_DIRS = grep { m{^/} && -d } map { my $p = `command -v $_ 2>/dev/null` =~ s/\s+$//r; $p =~ m{^/} ? dirname($p) : () } qw(nvcc mpirun);
+my %ENV_MIN = (PATH => join(':', @TOOL_DIRS, '/usr/local/bin', '/usr/bin', '/bin'),
                LANG => 'C', NCCL_NVLS_ENABLE => 0,
                # the machine's own MPI settings (e.g. OMPI_MCA_plm=isolated where there is no ssh:
                # without them mpirun, and MPI_Init of one process, cannot start their daemon)
-               (map { ($_ => $ENV{$_}) } grep { /^(OMPI_MCA_|PMIX_MCA_|OPAL_PREFIX$)/ } keys %ENV),
+               (map { ($_ => $ENV{$_}) } grep { /^(OMPI_MCA_|PMIX_MCA_|PRTE_MCA_|OPAL_PREFIX$)/ } keys %ENV),
                # lab 9 under mpirun (Course.pm): as root if so, no single-copy shared memory
                # between its processes (process_vm_readv, which the sandbox forbids)
                %MPI_ENV,
@@ -149,19 +151,29 @@ sub run {
         $r{$k} = $fh ? <$fh> // '' : '';
         unlink $f;
     }
-    my @lines = grep { /\S/ } split /\n/, $r{err};
+    # the last line that says something (not one of mpirun's rules of dashes), and the last
+    # report of a failed call on any process (the harness's "... failed: why")
+    my @lines = grep { /\S/ && !/^[\s*=-]+$/ } split /\n/, $r{err};
     $r{err_last} = $lines[-1] // '';
+    ($r{err_failed}) = grep { /failed:/ } reverse @lines;
     return \%r;
+}
+
+# A line a student's program or compiler wrote, to show in a verdict: printable ASCII (no terminal
+# escapes, no broken UTF-8), 200 characters at most.
+sub said {
+    my ($s) = @_;
+    ($s //= '') =~ s/[^\x20-\x7e]/?/g;
+    return length $s > 200 ? substr($s, 0, 200) . '...' : $s;
 }
 
 sub why_failed {
     my ($r, $limit) = @_;
     return "timed out after ${limit}s" if $r->{timed_out};
     return "crashed (signal $r->{signal})" if $r->{signal};
-    return "a CUDA call failed: $r->{err_last}" if $r->{err_last} =~ /failed:/;
-    my $said = substr($r->{err_last}, 0, 200);  # the program's last word, for the student
-    return $r->{status} == 1 ? 'a check failed' . ($said ne '' ? ": $said" : '')
-         : $r->{status} == 2 ? "could not run: $said" : "exit status $r->{status}";
+    return 'a CUDA call failed: ' . said($r->{err_failed}) if $r->{err_failed};
+    return $r->{status} == 1 ? 'a check failed' . ($r->{err_last} ne '' ? ': ' . said($r->{err_last}) : '')
+         : $r->{status} == 2 ? 'could not run: ' . said($r->{err_last}) : "exit status $r->{status}";
 }
 
 sub budget_left { return $opt{budget} - (time - $START) }
@@ -335,8 +347,8 @@ for my $lab (@labs) {
     if (!$pid) {
         my $why = vet_source("$work/labs/$lab/kernels.cu", "$work/labs/$lab", "$work/common");
         if (!$why) {
-            my $r = run($work, 900, 'make', '-s', ($arch ? "ARCH=$arch" : ()), 'COMMIT=student', "lab$n");
-            $why = "it does not build: " . ((grep { /error/i } split /\n/, $r->{err})[0] // $r->{err_last}) if $r->{status};
+            my $r = run($work, 900, 'make', '-s', ($arch ? "ARCH=$arch" : ()), 'COMMIT=student', build_vars(), "lab$n");
+            $why = "it does not build: " . said((grep { /error/i } split /\n/, $r->{err})[0] // $r->{err_last}) if $r->{status};
         }
         $why //= vet_object("$work/build/labs/$lab/kernels.o", "$work/lab$n", "$work/build/labs/$lab/lab.o",
                             grep { -f } map { "$work/build/common/$_.o" } qw(check options reference star wave csv program sandbox ranks ranks-mpi harness main device));
@@ -369,7 +381,7 @@ for my $lab (@labs) {
     my $work = $work{$lab};
     my $bin;
     if ($verdict{$lab}) {
-        my $why = $verdict{$lab} =~ /^no kernels file/ ? $verdict{$lab} : "refused: $verdict{$lab}";
+        my $why = $verdict{$lab} =~ /^no kernels file/ ? $verdict{$lab} : "refused: " . said($verdict{$lab});
         $fail_all->($why);
         say_line("$lab: $why");
     } else {
@@ -472,8 +484,9 @@ for my $lab (@labs) {
     }
 
     push @phase_t, time;
-    say_line(sprintf "%s: graded in %ds (cases %ds, sanitizers %ds, timing %ds)", $lab, $phase_t[3] - $phase_t[0],
-                     map { $phase_t[$_ + 1] - $phase_t[$_] } 0 .. 2) if $bin;
+    # on the terminal only: results.json's output keeps its room for the grades
+    printf "%s: graded in %ds (cases %ds, sanitizers %ds, timing %ds)\n", $lab, $phase_t[3] - $phase_t[0],
+        map { $phase_t[$_ + 1] - $phase_t[$_] } 0 .. 2 if $bin;
     # Points.
     for my $v (@variants) {
         my $x = $t{$v};
@@ -500,11 +513,17 @@ for my $lab (@labs) {
                 $max = $CORRECT_PTS;
             }
         } else {
-            $all_correct = 0;
+            $all_correct = 0 unless $l->{optional}{$v};
             my @f = @{ $x->{fails} };
             push @out, 'FAIL: ' . ($f[0] // 'not graded'), (@f > 1 ? ('(' . (@f - 1) . ' more: ' . join('; ', @f[1 .. ($#f < 3 ? $#f : 3)]) . ')') : ());
         }
         push @out, @{ $x->{notes} };
+        # A "going further" variant (the lab definition's VARIANT_OPTIONAL): extra credit, its
+        # points on top of a maximum that does not count it; failing it costs nothing.
+        if ($l->{optional}{$v}) {
+            push @out, "optional (going further): extra credit, out of a maximum of 0";
+            $max = 0;
+        }
         push @tests, { name => "$lab $v", number => "$number." . (1 + (grep { $variants[$_] eq $v } 0 .. $#variants)[0]),
                        score => 0 + sprintf("%.2f", $pts), max_score => $max,
                        status => $correct ? 'passed' : 'failed', output => join("\n", @out) };

@@ -839,7 +839,8 @@ static void print_list(struct options *o, int gpus)
     double l2, atol, rtol;
     problem_tolerance(lab, &o->prob, &l2, &atol, &rtol);
     printf("lab %d %s\n", lab->number, lab->name);
-    for (int v = 0; v < lab->n_variants; v++) printf("variant %s %d\n", lab->variants[v].name, lab->variants[v].kind);
+    for (int v = 0; v < lab->n_variants; v++)
+        printf("variant %s %d%s\n", lab->variants[v].name, lab->variants[v].kind, lab->variants[v].optional ? " optional" : "");
     int count = 0;
     struct cudaDeviceProp prop;
     if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 && cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
@@ -956,7 +957,7 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
 
     FILE *log = o.quiet ? NULL : stdout;
     if (!o.quiet) {
-        char extra[128] = "";
+        char extra[256] = "";
         if (lab->default_steps) snprintf(extra, sizeof extra, "; %d steps", o.prob.steps);
         if (o.back_to_back) {
             size_t len = strlen(extra);

@@ -107,13 +107,15 @@ struct variant {
     model_fn *model;
     int kind;           // which answer it computes, for labs with several (lab 6: d/dx, d/dy, d/dz)
     setup_fn *prepare;  // optional: per-variant set-up before its runs, never timed
+    int optional;       // a "going further" variant: make check grades it as extra credit
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
 
 // The three functions of variant V, declared in the definition, defined in the kernels file.
 #define DECLARE_VARIANT(v) launch_fn launch_##v; refuse_fn refuse_##v; model_fn model_##v
-#define VARIANT(v, about, kind) {#v, about, launch_##v, refuse_##v, model_##v, kind, NULL}
+#define VARIANT(v, about, kind) {#v, about, launch_##v, refuse_##v, model_##v, kind, NULL, 0}
+#define VARIANT_OPTIONAL(v, about, kind) {#v, about, launch_##v, refuse_##v, model_##v, kind, NULL, 1}
 
 // A lab option of its own (lab 7: --diffusion), a real number in [min, max].
 struct lab_param {
