@@ -9,7 +9,9 @@ SHELL := /bin/bash
 NVCC ?= nvcc
 CC := gcc
 # The toolkit's folder as nvcc itself reports it: the nvcc on PATH may be a wrapper elsewhere.
-CUDA_HOME ?= $(or $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/^\#\$$ TOP=//p'),/usr/local/cuda)
+ifeq ($(origin CUDA_HOME),undefined)
+CUDA_HOME := $(or $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/^\#\$$ TOP=//p'),/usr/local/cuda)
+endif
 
 # GPU target: the GPU in this machine (compute capability from nvidia-smi), else a portable
 # default that any GPU CUDA 12+ supports runs through its PTX. Override with ARCH=sm_90.
@@ -29,8 +31,12 @@ COMMIT ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo 
 
 # MPI (lab 9): the compiler flags of Open MPI's wrapper or of pkg-config; none: lab 9 and its
 # host tests are skipped, and the rest of the course builds.
-MPI_CFLAGS ?= $(or $(shell mpicc --showme:compile 2>/dev/null),$(shell pkg-config --cflags ompi 2>/dev/null))
-MPI_LIBS ?= $(or $(shell mpicc --showme:link 2>/dev/null),$(shell pkg-config --libs ompi 2>/dev/null))
+ifeq ($(origin MPI_CFLAGS),undefined)
+MPI_CFLAGS := $(or $(shell mpicc --showme:compile 2>/dev/null),$(shell pkg-config --cflags ompi 2>/dev/null))
+endif
+ifeq ($(origin MPI_LIBS),undefined)
+MPI_LIBS := $(or $(shell mpicc --showme:link 2>/dev/null),$(shell pkg-config --libs ompi 2>/dev/null))
+endif
 HAVE_MPI := $(if $(strip $(MPI_LIBS)),1)
 
 # ---- discovery ----
@@ -161,9 +167,14 @@ help: ## this list
 	@echo "  labN, solN      one lab's skeleton (./labN) or reference solution (./solN); labs: $(LAB_BINS)"
 	@grep -hE '^[a-z]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-15s %s\n", $$1, $$2}'
 
-# The labs that build here (tests/ and make check ask, so that lab 9 is dropped as make drops it).
+# The labs that build here (tests/ and make check ask, so that lab 9 is dropped as make drops it),
+# and the libraries as found here: make check builds a student's lab with these settings, in an
+# environment too bare to find them again (no NCCL_HOME, a short PATH).
 list-labs:
 	@echo "labs: $(LAB_NAMES)"
+	@echo "var MPI_CFLAGS=$(MPI_CFLAGS)"
+	@echo "var MPI_LIBS=$(MPI_LIBS)"
+	$(if $(NCCL_HOME),@echo "var NCCL_HOME=$(NCCL_HOME)")
 
 need-nvcc:
 	@command -v $(NVCC) >/dev/null || { echo "nvcc not found: install the CUDA Toolkit 12 or newer (NVIDIA's cuda-toolkit, or Debian's nvidia-cuda-toolkit) and put nvcc on PATH" >&2; exit 1; }

@@ -6,14 +6,20 @@ package Course;
 use strict;
 use warnings;
 use Exporter 'import';
-our @EXPORT_OK = qw(labs lab_bin sol_bin lab_number listing variants_of cases_of shell_words case_np mpi_launch %MPI_ENV);
+our @EXPORT_OK = qw(labs build_vars lab_bin sol_bin lab_number listing variants_of cases_of shell_words case_np mpi_launch %MPI_ENV);
 
-# The labs that build here, as the Makefile finds them: it drops lab 9 where MPI or NCCL is missing.
-my @LABS;
-sub labs {
-    @LABS = map { /^labs: (.*)/ ? split(' ', $1) : () } `make -s --no-print-directory list-labs 2>/dev/null` unless @LABS;
-    return @LABS;
+# The labs that build here, as the Makefile finds them (it drops lab 9 where MPI or NCCL is
+# missing), and the library settings it found (build_vars: NAME=VALUE arguments for a make of a
+# student's lab that runs in an environment too bare to find them again).
+my ($LABS, @VARS);
+sub ask_make {
+    return if $LABS;
+    my $out = `make -s --no-print-directory list-labs 2>&1`;
+    ($LABS) = $out =~ /^labs: (.*)$/m or die "make list-labs failed:\n$out";
+    @VARS = $out =~ /^var (\w+=.*)$/mg;
 }
+sub labs { ask_make(); return split ' ', $LABS }
+sub build_vars { ask_make(); return @VARS }
 
 # A case's processes: N for a case of kind npN (lab 9), else 1.
 sub case_np { my ($c) = @_; my ($n) = map { /^np(\d+)$/ ? $1 : () } keys %{ $c->{kinds} }; return $n // 1 }
@@ -50,7 +56,7 @@ sub listing {
     while (my $line = <$fh>) {
         chomp $line;
         if ($line =~ /^lab (\d+) (\S+)$/) { @l{qw(lab name)} = ($1, $2) }
-        elsif ($line =~ /^variant (\S+) (\d+)$/) { push @{ $l{variants} }, $1; $l{kind}{$1} = $2 }
+        elsif ($line =~ /^variant (\S+) (\d+)( optional)?$/) { push @{ $l{variants} }, $1; $l{kind}{$1} = $2; $l{optional}{$1} = 1 if $3 }
         elsif ($line =~ /^refuses (\S+) (.*)$/) { $l{refuses}{$1} = $2 }
         elsif ($line =~ /^case (.+?) : (.*)$/) { push @{ $l{cases} }, { kinds => { map { $_ => 1 } split ' ', $1 }, args => $2 } }
         elsif ($line =~ /^tolerance (\S+) (\S+) (\S+)$/) { $l{tolerance} = [ $1, $2, $3 ] }

@@ -4,7 +4,9 @@
 # is found for you where Python has the nvidia-nccl wheel (it has that layout). The library is
 # linked by its soname, as the wheel ships no libnccl.so link.
 NCCL_SYSTEM := $(wildcard $(CUDA_HOME)/include/nccl.h /usr/include/nccl.h /usr/local/include/nccl.h)
-NCCL_HOME ?= $(if $(NCCL_SYSTEM),,$(shell python3 -c 'import nvidia.nccl as m; print(m.__path__[0])' 2>/dev/null))
+ifeq ($(origin NCCL_HOME),undefined)
+NCCL_HOME := $(if $(NCCL_SYSTEM),,$(shell python3 -c 'import nvidia.nccl as m; print(m.__path__[0])' 2>/dev/null))
+endif
 HAVE_NCCL := $(if $(or $(NCCL_SYSTEM),$(wildcard $(NCCL_HOME)/include/nccl.h)),1)
 ifeq ($(HAVE_MPI),)
 $(info lab 9 skipped: no MPI here (Debian: libopenmpi-dev openmpi-bin))
