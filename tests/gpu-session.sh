@@ -64,4 +64,7 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         echo "$phase exit status: $? after $((SECONDS - start))s"
     done
 } 2>&1 | tee -a "$log"
-if [ -n "${OUT:-}" ]; then cp "$log" "$base".csv "$OUT"/; for f in "$base"-convergence.csv "$base"-timing.csv; do [ -f "$f" ] && cp "$f" "$OUT"/; done; fi
+if [ -n "${OUT:-}" ]; then
+    cp "$log" "$base".csv "$OUT"/
+    for f in "$base"-convergence.csv "$base"-timing.csv; do if [ -f "$f" ]; then cp "$f" "$OUT"/; fi; done
+fi

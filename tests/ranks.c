@@ -21,6 +21,7 @@ int main(int argc, char **argv)
     ranks_init(&argc, &argv);
     const int rank = ranks_rank(), size = ranks_size();
     quiet = rank != 0;
+    if (!quiet) printf("# cuda-aware %d\n", ranks_cuda_aware());  // 10-unit.t compares with ompi_info
     const size_t plane = NX * NY;
     struct slab s = slab_of(NZ, size, rank);
     if (slab_refuse(NZ, size, G)) {
@@ -67,7 +68,6 @@ int main(int argc, char **argv)
     check(gathered, "%d ranks: the gather puts every slab in its place on rank 0", size);
     check(ranks_max(rank) == size - 1, "%d ranks: ranks_max of the rank numbers is %d", size, size - 1);
     check(ranks_local() >= 0 && ranks_local() < size, "%d ranks: each knows its place on its host", size);
-    if (!quiet) printf("# cuda-aware %d\n", ranks_cuda_aware());  // 10-unit.t compares with ompi_info
     free(a);
     free(all);
     int failed = quiet ? 0 : done_testing();

@@ -125,16 +125,17 @@ static void exchange_staged(const struct problem *p, const struct context *ctx, 
                             cudaStream_t stream)
 {
     const size_t count = (size_t)G * p->n[0] * p->n[1], bytes = count * sizeof(float);
+    // TODO(student): copy the first G planes (if there is a rank below) and the last G planes (if
+    // there is one above) to h_send_lo and h_send_hi on `stream`, wait for the copies, exchange
+    // with halo_exchange, then copy h_recv_lo and h_recv_hi into the ghost planes on `stream`.
+    // (Going further: where ranks_cuda_aware(), MPI can take the GPU's planes themselves.)
+    // BEGIN SOLUTION
     if (ranks_cuda_aware()) {  // this MPI reads and writes GPU memory itself: nothing to stage
         CUDA_CHECK(cudaStreamSynchronize(stream));
         halo_exchange(FIRST(a, p), LAST(a, p), GHOST_LO(a, p), GHOST_HI(a, p), count);
         return;
     }
     host_buffers(count);
-    // TODO(student): copy the first G planes (if there is a rank below) and the last G planes (if
-    // there is one above) to h_send_lo and h_send_hi on `stream`, wait for the copies, exchange
-    // with halo_exchange, then copy h_recv_lo and h_recv_hi into the ghost planes on `stream`.
-    // BEGIN SOLUTION
     if (below(ctx)) CUDA_CHECK(cudaMemcpyAsync(h_send_lo, FIRST(a, p), bytes, cudaMemcpyDeviceToHost, stream));
     if (above(ctx)) CUDA_CHECK(cudaMemcpyAsync(h_send_hi, LAST(a, p), bytes, cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
