@@ -33,7 +33,7 @@ set grid ytics
 set xtics rotate by 50 right nomirror font ",10"
 set bmargin 7
 set style fill solid 0.9 border rgb "#333333"
-set key at graph 0.5, graph 0.78 center box opaque
+set key tmargin center horizontal box  # above the plot, clear of the bars and their notes
 # the groups' names and problems, above them
 plot data index 0 using 1:($4 > top ? top : $4):(0.8):(labcolor($2)):xtic(3) with boxes lc rgb variable notitle, \
      '' index 0 using 1:($4 > top ? top * 0.95 : 1/0):(0.5):(top * 0.008) with boxxyerror fs solid 1.0 noborder lc rgb "white" notitle, \

@@ -457,8 +457,17 @@ sub cmd_measured {
 }
 
 # Labs whose reference kernels (solutions/labN_*/kernels.cu, else labs/labN_*/kernels.cu) git
-# says changed in a commit after the one profiled: "labs 1-6 at dff242e". Nothing without git,
-# or where the profiled commit is not in this repository's history.
+# says changed in a commit after the one profiled: "labs 1-6 at dff242e". A commit that changed
+# only comments or blank lines is not a change of the kernels. Nothing without git, or where the
+# profiled commit is not in this repository's history.
+sub code_of {  # a source without its comments and blank lines, spaces collapsed
+    my ($text) = @_;
+    return undef unless defined $text;
+    $text =~ s{/\*.*?\*/}{ }gs;
+    $text =~ s{//[^\n]*}{}g;
+    $text =~ s/[ \t]+/ /g;
+    return join "\n", grep { /\S/ } split /\n/, $text;
+}
 sub kernels_changed_since {
     my (%by_change);
     for my $p (@_) {
@@ -466,7 +475,12 @@ sub kernels_changed_since {
         my ($file) = (glob("solutions/lab${n}_*/kernels.cu"), glob("labs/lab${n}_*/kernels.cu"));
         next unless $file && $commit =~ /^[0-9a-f]{7,40}$/;
         my $q = sub { my $out = `git @_ 2>/dev/null`; chomp $out; return $? == 0 ? $out : undef };
-        my $change = $q->("log -1 --format=%h -- '$file'") or next;
+        my $change;  # the newest commit that changed the code, not only its comments
+        for my $c (split /\n/, $q->("log --format=%h -- '$file'") // '') {
+            my ($now, $before) = map { code_of($q->("show '$_:$file'")) } $c, "$c^";
+            if (!defined $before || !defined $now || $now ne $before) { $change = $c; last }
+        }
+        next unless $change;
         next unless defined $q->("merge-base --is-ancestor $commit $change && echo y");
         next if defined $q->("merge-base --is-ancestor $change $commit && echo y");  # the same or older
         push @{ $by_change{$change} }, $n;

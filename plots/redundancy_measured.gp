@@ -36,7 +36,7 @@ set ytics 1 nomirror
 set grid ytics
 set xtics rotate by 50 right nomirror font ",9"
 set bmargin 7.5
-set key at graph 0.99, graph 0.88 right box opaque
+set key tmargin center horizontal box  # above the plot: the bars and their cut labels keep the plot area
 set style fill solid 0.9 border rgb "#333333"
 do for [i = 0:words(groups) / 3 - 1] {
     n = word(groups, 3 * i + 1); a = real(word(groups, 3 * i + 2)); b = real(word(groups, 3 * i + 3))

@@ -33,7 +33,7 @@ peak = h100 ? 67000.0 : 1/0
 ridge = peak / copy
 set terminal pngcairo size 1250,800 font "sans,11" noenhanced
 set output out
-set title sprintf("Roofline: every reference variant at its lab's default problem, %s, commit %s\n%s", gpuname, commit, \
+set title sprintf("Roofline: every reference variant at its lab's default problem, %s\ncommit %s\n%s", gpuname, commit, \
     h100 ? "compute roof: 67 TFLOP/s fp32 without tensor cores, the H100 SXM datasheet figure (not measured)" \
          : "no compute roof: the fp32 peak of this GPU is not in the script")
 set logscale xy
