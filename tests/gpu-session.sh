@@ -7,6 +7,7 @@
 #   COMMIT=$(git describe --always --dirty) bash tests/gpu-session.sh PHASE...   (default: bench test)
 # Pass COMMIT from the checkout you edit: a copied tree (the device tool) may carry a stale .git.
 #   bench        make bench (every lab)           profile   make profile (every lab)
+#   profile5     lab 5's profile at orders 8 and 12 (make profile runs its default order 2)
 #   test         make tables, then make test (the whole suite: longer than one device call)
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
 #   lab8-test    lab 8's 50-gpu and 70-sanitizer only
@@ -37,6 +38,7 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         case $phase in
         bench) make COMMIT="$commit" bench 2>&1 ;;
         profile) make COMMIT="$commit" profile 2>&1 ;;
+        profile5) for k in 8 12; do ./sol5 --profile --order "$k"; done ;;
         test) make -s tables; make COMMIT="$commit" test 2>&1 ;;
         lab7)
             ./sol7 --profile --variant gm --variant shm --variant fused_s4 --variant tb --steps 8
