@@ -685,15 +685,22 @@ sub profile_table {
         }
         next unless $cur;
         if ($line =~ /^(\S+)\s+\|\s+([\d.]+)\/([\d.]+)\s+\|\s+([\d.]+)\s+\|\s+([\d.]+)\s+\|\s+([\d.]+)\/([\d.]+)/) {
-            push @rows, [ $1, "$2/$3", $4, $5, "$6/$7" ];
+            my @row = ($1, "$2/$3", $4, $5, "$6/$7");
+            # the caches and warps of a profile that has them: L2 read B/pt, L1 sectors per
+            # request, achieved occupancy, the top stall reasons
+            my @field = split /\|/, $line;
+            push @rows, [ @row, @field >= 9 ? (map { s/^\s+|\s+$//gr } @field[5 .. 8]) : ('-') x 4 ];
         } elsif ($line !~ /^variant/) {
             $cur = undef;
         }
     }
     return "(no data yet: run `make profile` on a GPU)\n" unless @rows;
+    my $caches = grep { $_->[5] ne '-' } @rows;
+    $#$_ = 4 for $caches ? () : @rows;
     return fmt_table([ 'variant', 'model elements r/w', 'DRAM bytes read/pt', 'DRAM bytes written/pt',
-            'measured elements r/w' ], @rows)
-        . "\n$title; Nsight Compute's dram__bytes_read/write.sum of one checked launch (`./solN --profile`), from data/$DEFAULT_GPU-test.log"
+            'measured elements r/w', ($caches ? ('L2 bytes read/pt', 'L1 sectors/request', 'occupancy', 'top stalls (cycles/instruction)') : ()) ], @rows)
+        . "\n$title; Nsight Compute's dram__bytes_read/write.sum" . ($caches ? ', L2 and L1 traffic, achieved occupancy and stall reasons' : '')
+        . " of one checked launch (`./solN --profile`), from data/$DEFAULT_GPU-test.log"
         . (defined $measured_at ? ", run at commit $measured_at" : '') . ".\n";
 }
 
