@@ -58,12 +58,13 @@ delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL)};  # make's own runs are ours, not a 
 my (@tests, @leaderboard, @log, $exit_status);
 sub say_line { my ($line) = @_; print "$line\n"; push @log, $line }
 
-sub clean_text {  # valid UTF-8, no control characters but newlines and tabs, at most 4000 bytes
-    my ($s) = @_;
-    $s //= '';
+sub clean_text {  # valid UTF-8, no control characters but newlines and tabs, at most $max characters
+    my ($s, $max) = @_;
+    $s //= ''; $max //= 4000;
     utf8::decode($s) or $s =~ s/[^\x09\x0a\x20-\x7e]/?/g;
     $s =~ s/[^\x09\x0a\x{20}-\x{7e}\x{a0}-\x{10ffff}]/?/g;
-    return length $s > 4000 ? substr($s, 0, 4000) . "\n(cut)" : $s;
+    # a long text keeps its start and its end (the score and the status are the last lines)
+    return length $s > $max ? substr($s, 0, $max / 2) . "\n(cut)\n" . substr($s, -$max / 2) : $s;
 }
 
 sub write_results {
@@ -71,7 +72,7 @@ sub write_results {
     my $score = 0;
     $score += $_->{score} for @tests;
     my %r = (score => 0 + sprintf("%.2f", $score), execution_time => int(time - $START),
-             output => clean_text(join("\n", @log, $status_line // ())), stdout_visibility => 'visible',
+             output => clean_text(join("\n", @log, $status_line // ()), 32000), stdout_visibility => 'visible',
              visibility => 'visible', tests => [ map { { %$_, output => clean_text($_->{output}) } } @tests ],
              leaderboard => \@leaderboard);
     my $tmp = "$RESULTS.tmp$$";
