@@ -779,13 +779,21 @@ sub table2 {
 # Per variant and size, Gpoint-steps/s with one process and with each larger count, and the
 # speed-up; where the processes shared GPUs (gpus < ranks) the row says so (not a scaling result).
 sub scaling_rows {
-    my (%one, %seen, @many);  # the first row of each run (a bench session may repeat one)
-    for my $r (grep { $_->{status} eq 'PASS' } @_) {
-        my $key = "$r->{variant} " . size_of($r) . " $r->{steps}";
-        if (($r->{ranks} // 1) == 1) { $one{$key} //= $r }
-        elsif (!$seen{"$key $r->{ranks} $r->{gpus}"}++) { push @many, [ $key, $r ] }
-    }
-    return map { my ($k, $r) = @$_; $one{$k} ? { one => $one{$k}, many => $r, speedup => $r->{gpts} / $one{$k}{gpts} } : () } @many;
+    my ($at, @first) = first_runs(@_);
+    return map {
+        my $one = $at->{ run_key($_->{variant}, size_of($_), $_->{steps}, 1, 1) };
+        $one ? { one => $one, many => $_, speedup => $_->{gpts} / $one->{gpts} } : ()
+    } grep { ($_->{ranks} // 1) > 1 } @first;
+}
+
+# Lab 9's runs: the first PASS row of each (a bench session may repeat one), by run_key, and those
+# rows in their order.
+sub run_key { return join ' ', @_ }  # variant, size, steps, processes, GPUs
+sub first_runs {
+    my %at;
+    my @first = grep { my $k = run_key($_->{variant}, size_of($_), $_->{steps}, $_->{ranks} // 1, $_->{gpus} // 1);
+                       !$at{$k} && ($at{$k} = $_) } grep { $_->{status} eq 'PASS' } @_;
+    return (\%at, @first);
 }
 
 sub cmd_scaling {
@@ -807,18 +815,16 @@ sub cmd_scaling {
 my %OVERLAPPED = (mpi_staged => 'mpi_overlap', nccl => 'nccl_overlap');
 my $LAB9_GHOST = 4;
 sub hiding_rows {
-    my %at;  # the first row of each run, as scaling_rows takes
-    $at{ join ' ', $_->{variant}, size_of($_), $_->{steps}, $_->{ranks} // 1, $_->{gpus} // 1 } //= $_ for grep { $_->{status} eq 'PASS' } @_;
+    my ($at, @first) = first_runs(@_);
     my @out;
-    for my $s (sort { $a->{nz} <=> $b->{nz} || $a->{variant} cmp $b->{variant} } grep { $_->{status} eq 'PASS' } @_) {
+    for my $s (sort { $a->{nz} <=> $b->{nz} || $a->{variant} cmp $b->{variant} } @first) {
         my ($ranks, $gpus) = ($s->{ranks} // 1, $s->{gpus} // 1);
         next unless $ranks > 1 && $gpus >= $ranks && $OVERLAPPED{ $s->{variant} } && $s->{steps} > 1;
-        next unless $at{ join ' ', $s->{variant}, size_of($s), $s->{steps}, $ranks, $gpus } == $s;
-        my $o = $at{ join ' ', $OVERLAPPED{ $s->{variant} }, size_of($s), $s->{steps}, $ranks, $gpus } or next;
+        my $o = $at->{ run_key($OVERLAPPED{ $s->{variant} }, size_of($s), $s->{steps}, $ranks, $gpus) } or next;
         my $slab_nz = int(($s->{nz} + $ranks - 1) / $ranks);
         my $one = "$s->{nx}x$s->{ny}x" . ($slab_nz + $LAB9_GHOST);
-        my $cs = $at{ join ' ', $s->{variant}, $one, $s->{steps}, 1, 1 } or next;
-        my $co = $at{ join ' ', $o->{variant}, $one, $s->{steps}, 1, 1 } or next;
+        my $cs = $at->{ run_key($s->{variant}, $one, $s->{steps}, 1, 1) } or next;
+        my $co = $at->{ run_key($o->{variant}, $one, $s->{steps}, 1, 1) } or next;
         my $us = sub { 1000 * $_[0]{median_ms} };
         my $exchange = ($us->($s) - $us->($cs)) / ($s->{steps} - 1);
         my $exposed = ($us->($o) - $us->($co)) / ($s->{steps} - 1);
