@@ -114,8 +114,9 @@ struct variant {
 
 // The three functions of variant V, declared in the definition, defined in the kernels file.
 #define DECLARE_VARIANT(v) launch_fn launch_##v; refuse_fn refuse_##v; model_fn model_##v
-#define VARIANT(v, about, kind) {#v, about, launch_##v, refuse_##v, model_##v, kind, NULL, 0}
-#define VARIANT_OPTIONAL(v, about, kind) {#v, about, launch_##v, refuse_##v, model_##v, kind, NULL, 1}
+#define VARIANT_WITH(v, about, kind, optional) {#v, about, launch_##v, refuse_##v, model_##v, kind, NULL, optional}
+#define VARIANT(v, about, kind) VARIANT_WITH(v, about, kind, 0)
+#define VARIANT_OPTIONAL(v, about, kind) VARIANT_WITH(v, about, kind, 1)  // a "going further" variant
 
 // A lab option of its own (lab 7: --diffusion), a real number in [min, max].
 struct lab_param {
