@@ -114,6 +114,14 @@ my %ENV_MIN = (PATH => join(':', @TOOL_DIRS, '/usr/local/bin', '/usr/bin', '/bin
                STENCIL_SANDBOX => 1);
 $ENV_MIN{CUDA_VISIBLE_DEVICES} = $ENV{CUDA_VISIBLE_DEVICES} if defined $ENV{CUDA_VISIBLE_DEVICES};
 
+# CHECK_TRACE=FILE: every program run, its time and its exit status, appended to FILE (where
+# the grading time goes).
+sub trace {
+    return unless $ENV{CHECK_TRACE};
+    open my $fh, '>>', $ENV{CHECK_TRACE} or return;
+    printf $fh "%8.1f %s\n", time - $START, $_[0];
+}
+
 # run(dir, limit, cmd...) -> {status, signal, timed_out, wall, out, err, err_last}
 sub run {
     my ($dir, $limit, @cmd) = @_;
@@ -143,6 +151,7 @@ sub run {
     delete $children{$pid};
     my %r = (status => ($status & 127) ? 128 + ($status & 127) : $status >> 8, signal => $status & 127,
              timed_out => $timed_out, wall => time - $t0);
+    trace(sprintf "%7.2fs exit %d: %s", $r{wall}, $r{status}, join ' ', @cmd);
     for my $k (qw(out err)) {
         my $f = $k eq 'out' ? $out : $err;
         my $size = -s $f // 0;
@@ -328,6 +337,7 @@ sub time_abab {
 
 # Build every lab's kernels file at once (the compiler is the slow part), each against the
 # pristine harness and definition in its own scratch folder; vet it before and after.
+trace('building the kernels files');
 system(@make, map { "build/labs/$_/lab.o" } @labs) == 0 or finish(2, "make check: the lab definitions do not build");
 my (%work, %verdict, %builder);
 for my $lab (@labs) {
@@ -368,6 +378,7 @@ while (%builder) {
     $verdict{$lab} = $fh ? do { local $/; <$fh> } : "the build did not finish";
 }
 
+trace('built and vetted');
 my $number = 0;
 my $all_correct = 1;
 for my $lab (@labs) {

@@ -116,6 +116,36 @@ extern "C" void device_fill_random(float *a, size_t count, uint64_t seed)
     CUDA_CHECK(cudaGetLastError());
 }
 
+__global__ void harness_fill_seeded(float *a, size_t count, size_t plane, size_t first, const double *scale,
+                                    double offset, double slope, uint64_t seed)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < count; j += stride)
+        a[j] = seeded_value(scale[j / plane], offset, slope, seed, first * plane + j);
+}
+
+extern "C" void device_fill_seeded(float *a, size_t plane, size_t first, size_t planes, const double *scale,
+                                   double offset, double slope, uint64_t seed)
+{
+    static double *d_scale;
+    static size_t room;
+    static int blocks;
+    if (!blocks) {
+        int sms = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+        blocks = 8 * sms;
+    }
+    if (room < planes) {
+        CUDA_CHECK(cudaFree(d_scale));  // it waits for the fills that read it
+        CUDA_CHECK(cudaMalloc(&d_scale, planes * sizeof *d_scale));
+        room = planes;
+    }
+    // a pageable copy on the legacy stream: after the fill before it, before the one below
+    CUDA_CHECK(cudaMemcpy(d_scale, scale + first, planes * sizeof *d_scale, cudaMemcpyHostToDevice));
+    harness_fill_seeded<<<blocks, 256>>>(a, planes * plane, plane, first, d_scale, offset, slope, seed);
+    CUDA_CHECK(cudaGetLastError());
+}
+
 // One thread spins on the global timer: the host meanwhile queues the timed launch behind it,
 // so the launch starts the moment the spin ends and the event pair times the GPU alone.
 __global__ void harness_spin(unsigned long long ns)

@@ -147,13 +147,28 @@ static void host_inputs(const struct lab *lab, const struct problem *p, uint64_t
 }
 
 // Before a run: fresh inputs, NaN in every output and scratch array (their ghost planes and
-// guards included).
+// guards included). A lab's own inputs are made on the GPU where they follow a rule (uploading
+// three 512^3 fields before each run would cost more than the run), else on the host.
 static void prepare_run(const struct fields *F, const struct problem *p, uint64_t seed)
 {
-    static float *staging;  // a lab's own inputs are made on the host, for the whole grid
+    static float *staging;  // the whole grid of a lab's own input, made on the host
     static size_t staged;
+    static double *scale;  // a rule's scale of every plane
+    static size_t scales;
+    if (scales < p->n[2]) {
+        free(scale);
+        scale = xmalloc(p->n[2] * sizeof *scale);
+        scales = p->n[2];
+    }
     for (int f = 0; f < F->lab->n_fields; f++) {
-        if (F->lab->fields[f].role == FIELD_IN && F->lab->input) {
+        double offset, slope;
+        if (F->lab->fields[f].role == FIELD_IN && F->lab->input_rule &&
+            F->lab->input_rule(p, f, scale, &offset, &slope)) {
+            size_t zlo, zhi;  // this process's planes: its slab and the ghost planes in the grid
+            slab_span(p, &zlo, &zhi);
+            device_fill_seeded(F->dev[f] - (p->slab_z0 - zlo) * F->plane, F->plane, zlo, zhi - zlo, scale, offset,
+                               slope, field_seed(seed, f));
+        } else if (F->lab->fields[f].role == FIELD_IN && F->lab->input) {
             if (staged < F->global) {
                 free(staging);
                 staging = xmalloc(F->global * sizeof *staging);

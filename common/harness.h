@@ -77,6 +77,10 @@ enum { B2B_BATCH = 20 };
 // and a kernel that keeps the GPU busy for `us` microseconds so that the launches queued
 // behind it start back to back, whatever the host does meanwhile.
 void device_fill_random(float *a, size_t count, uint64_t seed);
+// fill_seeded on the GPU: the planes first .. first + planes - 1 of a seeded input (scale: the
+// whole grid's, on the host) into a.
+void device_fill_seeded(float *a, size_t plane, size_t first, size_t planes, const double *scale, double offset,
+                        double slope, uint64_t seed);
 void device_spin(double us);
 
 // ---- the one error path ----

@@ -12,6 +12,15 @@ void fill_random(float *a, size_t count, uint64_t seed)
     for (size_t i = 0; i < count; i++) a[i] = random_value(seed, i);
 }
 
+void fill_seeded(float *a, size_t plane, size_t first, size_t planes, const double *scale, double offset,
+                 double slope, uint64_t seed)
+{
+#pragma omp parallel for collapse(2)
+    for (size_t z = first; z < first + planes; z++)
+        for (size_t k = 0; k < plane; k++)
+            a[(z - first) * plane + k] = seeded_value(scale[z], offset, slope, seed, z * plane + k);
+}
+
 void ref_star3d(const float *in, double *out, const size_t n[MAX_DIMS], int r, const double *c)
 {
     const size_t nx = n[0], ny = n[1], nz = n[2], sy = nx, sz = nx * ny;

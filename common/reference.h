@@ -36,6 +36,23 @@ HOST_DEVICE static inline float random_value(uint64_t seed, uint64_t i)
     return (float)((double)(r >> 40) / (double)(1ull << 23) - 1.0);
 }
 void fill_random(float *a, size_t count, uint64_t seed);
+
+// A seeded input by rule, which the GPU can make as well as the host (so that the timed runs'
+// fresh inputs need no upload): point i of the grid, in plane z, is
+//   (float)(scale[z] * (offset + slope * random_value(seed, i)))
+// in double, each operation rounded on its own (no fused multiply-add), the same bits on both.
+HOST_DEVICE static inline float seeded_value(double scale, double offset, double slope, uint64_t seed, uint64_t i)
+{
+    const double r = random_value(seed, i);
+#ifdef __CUDA_ARCH__
+    return (float)__dmul_rn(scale, __dadd_rn(offset, __dmul_rn(slope, r)));
+#else
+    return (float)(scale * (offset + slope * r));  // C11 mode: gcc contracts nothing (-ffp-contract=off)
+#endif
+}
+// The planes first .. first + planes - 1 of such an input (planes of `plane` points) into a.
+void fill_seeded(float *a, size_t plane, size_t first, size_t planes, const double *scale, double offset,
+                 double slope, uint64_t seed);
 // The seed of input field f in the run seeded `seed`.
 HOST_DEVICE static inline uint64_t field_seed(uint64_t seed, int f) { return f == 0 ? seed : mix64(seed + (uint64_t)f); }
 

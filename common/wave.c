@@ -85,24 +85,25 @@ int wave_source(const struct problem *p, size_t *at, float *amplitude)
 }
 
 // u_prev and u: uniform random in [-1, 1) (zero with --model 1); vsq: random between a quarter
-// of the limit C^2 and C^2 (the layers with --model 1).
+// of the limit C^2 and C^2 (the layers with --model 1). Every field is a rule (common/reference.h)
+// that the harness also evaluates on the GPU.
+int wave_input_rule(const struct problem *p, int field, double *scale, double *offset, double *slope)
+{
+    const int layered = (int)p->param[WAVE_MODEL] == 1;
+    const double c2 = p->param[WAVE_COURANT] * p->param[WAVE_COURANT];
+    for (size_t z = 0; z < p->n[2]; z++)
+        scale[z] = field < 2 ? (layered ? 0 : 1) : layered ? (double)(float)wave_model_vsq(p, z) : c2;
+    *offset = field < 2 ? 0 : layered ? 1 : 0.625;
+    *slope = field < 2 ? (layered ? 0 : 1) : layered ? 0 : 0.375;
+    return 1;
+}
+
 void wave_input(const struct problem *p, int field, unsigned long long seed, float *a)
 {
-    const size_t nx = p->n[0], ny = p->n[1], nz = p->n[2], count = nx * ny * nz;
-    const int layered = (int)p->param[WAVE_MODEL] == 1;
-    if (field < 2) {
-        if (layered) memset(a, 0, count * sizeof *a);
-        else fill_random(a, count, field_seed(seed, field));
-        return;
-    }
-    const double c2 = p->param[WAVE_COURANT] * p->param[WAVE_COURANT];
-    const uint64_t s = field_seed(seed, field);
-#pragma omp parallel for
-    for (size_t z = 0; z < nz; z++) {
-        const float layer = (float)wave_model_vsq(p, z);
-        for (size_t i = z * nx * ny; i < (z + 1) * nx * ny; i++)
-            a[i] = layered ? layer : (float)(c2 * (0.625 + 0.375 * random_value(s, i)));
-    }
+    double offset, slope, *scale = wave_xalloc(p->n[2] * sizeof *scale);
+    wave_input_rule(p, field, scale, &offset, &slope);
+    fill_seeded(a, p->n[0] * p->n[1], 0, p->n[2], scale, offset, slope, field_seed(seed, field));
+    free(scale);
 }
 
 // ---- the CPU reference ----

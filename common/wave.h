@@ -56,6 +56,7 @@ void wave_tolerance(const struct problem *p, double *l2, double *atol, double *r
 double wave_model_vsq(const struct problem *p, size_t z);  // --model 1: vsq of plane z
 int wave_source(const struct problem *p, size_t *at, float *amplitude);
 void wave_input(const struct problem *p, int field, unsigned long long seed, float *a);
+int wave_input_rule(const struct problem *p, int field, double *scale, double *offset, double *slope);
 // S steps in double, in place as the kernels do them; out: the last level.
 void wave_steps(const struct problem *p, const float *u_prev, const float *u, const float *vsq, double *out);
 void wave_reference(const struct problem *p, int kind, const float *const *in, double *ref);
@@ -74,6 +75,7 @@ void *wave_xalloc(size_t bytes);  // malloc, or exit 2 with one line
     .fields = (const struct field[]){{"u_prev", FIELD_IN}, {"u", FIELD_IN}, {"vsq", FIELD_IN},                  \
                                      {"u_out", FIELD_OUT}, {"work", FIELD_SCRATCH}},                            \
     .n_fields = 5, .bytes_per_point = 16, .tolerance = wave_tolerance, .input = wave_input,                     \
+    .input_rule = wave_input_rule,                                                                              \
     .reference = wave_reference
 #endif
 

@@ -117,8 +117,8 @@ static const char *not_above_half(const struct problem *p) { return p->param[0] 
 
 static void test_parse_options(void)
 {
-    static const struct variant vs[] = {{"a", "", fake_launch, fake_refuse, NULL, 0, NULL},
-                                        {"b", "", fake_launch, fake_refuse, NULL, 0, NULL}};
+    static const struct variant vs[] = {{"a", "", fake_launch, fake_refuse, NULL, 0, NULL, 0},
+                                        {"b", "", fake_launch, fake_refuse, NULL, 0, NULL, 0}};
     static const struct lab_param diffusion[] = {{"diffusion", "D", 0.1, 0, 1}};
     struct lab plain = {0}, ordered = {0}, stepped = {0};
     plain.number = 9;
@@ -244,6 +244,23 @@ static void test_random(void)
     }
     ok(lo >= -1 && hi < 1 && lo < -0.99 && hi > 0.99, "values fill [-1, 1): %g .. %g", lo, hi);
     is_near(mean, 0, 0.01, "mean near 0");
+    // The rules of seeded inputs (which the GPU also evaluates) give what they describe, bit for
+    // bit: random_value itself, c2 (0.625 + 0.375 r), a constant per plane, and +0 (not -0).
+    double one[2] = {1, 1}, c2[2] = {0.16, 0.16}, layer[2] = {0.5, 0.25}, zero[2] = {0, 0};
+    fill_seeded(b, N / 2, 0, 2, one, 0, 1, 1);
+    ok(!memcmp(a, b, N * sizeof *a), "fill_seeded(scale 1, offset 0, slope 1) is fill_random");
+    fill_seeded(b + N / 2, N / 2, 1, 1, one, 0, 1, 1);
+    ok(!memcmp(a + N / 2, b + N / 2, N / 2 * sizeof *a), "a span of planes has the grid's values there");
+    fill_seeded(b, N / 2, 0, 2, c2, 0.625, 0.375, 1);
+    int same = 1;
+    for (int i = 0; i < N; i++) same &= b[i] == (float)(0.16 * (0.625 + 0.375 * random_value(1, i)));
+    ok(same, "scale c2, offset 0.625, slope 0.375: c2 (0.625 + 0.375 r)");
+    fill_seeded(b, N / 2, 0, 2, layer, 1, 0, 1);
+    ok(b[0] == 0.5f && b[N / 2 - 1] == 0.5f && b[N / 2] == 0.25f && b[N - 1] == 0.25f, "offset 1, slope 0: the plane's scale");
+    fill_seeded(b, N / 2, 0, 2, zero, 0, 0, 1);
+    same = 1;
+    for (int i = 0; i < N; i++) same &= !signbit(b[i]) && b[i] == 0;
+    ok(same, "scale 0: +0 everywhere (the bits of memset 0)");
     free(a);
     free(b);
 }

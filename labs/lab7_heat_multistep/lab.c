@@ -109,6 +109,17 @@ static void input(const struct problem *p, int field, unsigned long long seed, f
             }
 }
 
+// Without discs the field is random_value itself: a rule the harness also makes on the GPU.
+static int input_rule(const struct problem *p, int field, double *scale, double *offset, double *slope)
+{
+    (void)field;
+    if (p->param[DISCS] != 0) return 0;
+    for (size_t z = 0; z < p->n[2]; z++) scale[z] = 1;
+    *offset = 0;
+    *slope = 1;
+    return 1;
+}
+
 static void reference(const struct problem *p, int kind, const float *const *in, double *ref)
 {
     (void)kind;
@@ -278,6 +289,7 @@ const struct lab LAB = {
     .bytes_per_point = 8,  // one step reads u and writes u' once
     .tolerance = tolerance,
     .input = input,
+    .input_rule = input_rule,
     .reference = reference,
     .smooth = smooth,
     .analytic_check = 1,

@@ -85,4 +85,9 @@ int device_open(struct device *dev)
 double measure_copy_gbps(size_t free_bytes) { (void)free_bytes; return 10.0; }
 double time_empty_launch_ms(int back_to_back) { (void)back_to_back; return 0.001; }
 void device_fill_random(float *a, size_t count, uint64_t seed) { fill_random(a, count, seed); }
+void device_fill_seeded(float *a, size_t plane, size_t first, size_t planes, const double *scale, double offset,
+                        double slope, uint64_t seed)
+{
+    fill_seeded(a, plane, first, planes, scale, offset, slope, seed);
+}
 void device_spin(double us) { (void)us; }
