@@ -15,11 +15,14 @@
 #   lab9-bench   lab 9's make bench rows (a scaling result needs 2 GPUs: nvidia-h200-x2)
 #   gpu-1-3, gpu-4-6             tests/50-gpu.t for labs 1-3, 4-6
 #   check        make check on the skeletons and the solutions (tests/60-check.t)
+#   check-sol, check-skel        one of those two parts; CHECK_TRACE (OUT/check-trace.txt with OUT
+#                set) lists every program run the grader makes, with its time
 #   cheats-1-4, cheats-5-7       the GPU cheats of labs 1-4, 5-7 (tests/60-check.t)
 #   timing       lab 6 at 64^3, timed per launch and back to back
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # never NVLink multicast (it can take a shared host's GPUs out of service)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # lab 9's mpirun in a container
+if [ -n "${OUT:-}" ]; then export CHECK_TRACE=${CHECK_TRACE:-$OUT/check-trace.txt}; fi
 phases=${*:-bench test}
 commit=${COMMIT:-$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)}
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
@@ -58,6 +61,8 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         gpu-1-3) TEST_LABS=lab1,lab2,lab3 perl tests/50-gpu.t ;;
         gpu-4-6) TEST_LABS=lab4,lab5,lab6 perl tests/50-gpu.t ;;
         check) CHECK_PARTS=skeletons,solutions perl tests/60-check.t ;;
+        check-sol) CHECK_PARTS=solutions perl tests/60-check.t ;;
+        check-skel) CHECK_PARTS=skeletons perl tests/60-check.t ;;
         cheats-1-4) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 1-4) perl tests/60-check.t ;;
         cheats-5-7) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 5-7) perl tests/60-check.t ;;
         timing) for t in launch b2b; do ./sol6 --size 64 --reps 200 --timing $t --csv "$base-timing.csv"; done ;;
