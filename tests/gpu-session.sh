@@ -17,7 +17,7 @@
 #   check        make check on the skeletons and the solutions (tests/60-check.t)
 #   check-sol, check-skel        one of those two parts; CHECK_TRACE (OUT/check-trace.txt with OUT
 #                set) lists every program run the grader makes, with its time
-#   cheats-1-4, cheats-5-7       the GPU cheats of labs 1-4, 5-7 (tests/60-check.t)
+#   cheats-1-4, cheats-5-7, cheats-8-9   the GPU cheats of labs 1-4, 5-7, 8-9 (tests/60-check.t)
 #   timing       lab 6 at 64^3, timed per launch and back to back
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # never NVLink multicast (it can take a shared host's GPUs out of service)
@@ -65,6 +65,7 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         check-skel) CHECK_PARTS=skeletons perl tests/60-check.t ;;
         cheats-1-4) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 1-4) perl tests/60-check.t ;;
         cheats-5-7) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 5-7) perl tests/60-check.t ;;
+        cheats-8-9) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 8-9) perl tests/60-check.t ;;
         timing) for t in launch b2b; do ./sol6 --size 64 --reps 200 --timing $t --csv "$base-timing.csv"; done ;;
         *) echo "gpu-session: unknown phase $phase"; false ;;
         esac
