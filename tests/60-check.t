@@ -74,7 +74,7 @@ for my $lab (@labs) {
     make_path("$sub/$lab");
     copy("solutions/$lab/kernels.cu", "$sub/$lab/kernels.cu") or die;
 }
-$r = run('perl', 'common/check.pl', '--submission', $sub, '--results', "$dir/good.json");
+$r = run('perl', 'common/check.pl', '--submission', $sub, '--results', "$dir/good.json", '--labs', join(',', @labs));
 is($r->{status}, 0, 'make check on the solutions: exit 0') or diag($r->{out} . $r->{err});
 print map { "# $_\n" } split /\n/, $r->{out};
 $res = results("$dir/good.json");
