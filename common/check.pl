@@ -17,7 +17,8 @@
 #   and racecheck find nothing at the lab's first sanitize case.
 # - Fast: at the default size, student and reference runs alternate (ABAB) on this GPU; their
 #   copy roofs must agree within 10% (else the GPU was shared: performance not graded); the time
-#   the student's program reports must agree with the wall clock this grader measures.
+#   the student's program reports must agree with the wall clock this grader measures (beyond
+#   1.5 s of run-to-run jitter).
 # A variant earns 7 points if correct, and then 3 on the performance curve: all of them at or
 # under 1.2 times the reference's time T_ref, 3 * 1.2 T_ref / T up to 10 times, none beyond.
 # results.json (Gradescope's format) is written on every path, atomically. Exit status: 0 every
