@@ -6,6 +6,7 @@
 // Build and run: make lab5 && ./lab5 [--order K]     (make sol5 && ./sol5 for the solution)
 // The problem (lab.c): ctx->in[0] is the input, ctx->out[0] the output; launch on ctx->stream.
 #include "async.cuh"
+#include "quad.cuh"
 #include "star.cuh"
 
 // ---- 1. regtile_7pt: 004's register tiling of the 7-point stencil ----
@@ -106,15 +107,18 @@ extern "C" void model_regcol_z8(const struct problem *p, double *r, double *w)
 }
 
 // ---- 2b. regcol4_z4: the same with four x points per thread, float4 loads and stores ----
-// A quad of four x points never straddles a row when nx is a multiple of 4, and then every
-// float4 is 16-byte aligned; other sizes are refused (the scalar regcol_z8 runs them).
+// A thread's quad is four x points of one row, x a multiple of 4. When nx is a multiple of 4
+// every quad is a 16-byte aligned float4; at other sizes most rows start off alignment, and
+// common/quad.cuh's load_quad and store_quad take the quad as it lies (the last quad of a row
+// may hold fewer than 4 points).
 
-template <int ZP>
+template <int ZP, bool ALIGNED>
 __global__ void __launch_bounds__(256) star7_regcol4(const float *__restrict__ in, float *__restrict__ out,
                                                      int nx, int ny, int nz)
 {
     const int x = 4 * (blockIdx.x * 32 + threadIdx.x), y = blockIdx.y * 8 + threadIdx.y, z0 = blockIdx.z * ZP;
     if (x >= nx || y >= ny) return;
+    const int n = ALIGNED ? 4 : min(4, nx - x);  // the quad's points in the row
     const size_t plane = (size_t)nx * ny, sy = nx;
     const float *c = in + (size_t)y * nx + x;
     float *o = out + (size_t)y * nx + x;
@@ -122,7 +126,7 @@ __global__ void __launch_bounds__(256) star7_regcol4(const float *__restrict__ i
 #pragma unroll
     for (int i = 0; i < ZP + 2; i++) {
         int z = z0 - 1 + i;
-        col[i] = z >= 0 && z < nz ? *(const float4 *)(c + z * plane) : make_float4(0, 0, 0, 0);
+        col[i] = z >= 0 && z < nz ? load_quad<ALIGNED>(c + z * plane) : make_float4(0, 0, 0, 0);
     }
     const float c0 = c_star[0], c1 = c_star[1];
 #pragma unroll
@@ -131,10 +135,10 @@ __global__ void __launch_bounds__(256) star7_regcol4(const float *__restrict__ i
         if (z >= nz) break;
         const size_t s = z * plane;
         float4 v = col[i];  // the faces copy the input
-        // TODO(student): unless y or z is on a face, load the y neighbours as two float4 and
-        // the outer x neighbours c[s - 1], c[s + 4] as scalars, and compute the four points
-        // (the first and last x of the grid stay copies).
-        *(float4 *)(o + s) = v;
+        // TODO(student): unless y or z is on a face, load the y neighbours as two quads
+        // (load_quad) and the outer x neighbours c[s - 1], c[s + 4] as scalars, and compute the
+        // quad's points that are not on an x face (x + j > 0 and x + j < nx - 1).
+        store_quad<ALIGNED>(o + s, v, n);
     }
 }
 
@@ -143,13 +147,15 @@ constexpr int ZP4 = 4;
 extern "C" void launch_regcol4_z4(const struct problem *p, const struct context *ctx)
 {
     dim3 block(32, 8), grid(ceil_div(p->n[0], 128), ceil_div(p->n[1], 8), ceil_div(p->n[2], ZP4));
-    star7_regcol4<ZP4><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+    if (p->n[0] % 4 == 0)  // every row aligned: the plain float4 kernel
+        star7_regcol4<ZP4, true><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+    else
+        star7_regcol4<ZP4, false><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
 }
 
 extern "C" const char *refuse_regcol4_z4(const struct problem *p)
 {
     if (p->order != 2) return "regcol4_z4 is the 7-point stencil (--order 2)";
-    if (p->n[0] % 4) return "nx must be a multiple of 4 (float4 rows)";
     return refuse_grid(p, ceil_div(p->n[1], 8), ceil_div(p->n[2], ZP4));
 }
 
@@ -361,7 +367,7 @@ struct Quad {
 
 // The ring's split barriers and asynchronous copies are common/async.cuh's (mbar_*, async_*).
 
-template <int R>
+template <int R, bool ALIGNED>
 __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
                                                           int nx, int ny, int nz, int zchunk)
 {
@@ -373,6 +379,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)nx * ny;
+    const int n = min(4, nx - x);  // the quad's points in its row (common/quad.cuh: any nx)
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
 #pragma unroll
@@ -410,7 +417,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     for (int i = 0; i < Q - 1; i++, cin += plane)
 #pragma unroll
         for (int p = 0; p < PY; p++)
-            if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = *(const float4 *)(cin + p * nx);
+            if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = load_quad<ALIGNED>(cin + p * nx);
     const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
     __syncthreads();  // the barriers are initialised
     // Plane z goes to buffer (z - z0) % RING: its halo by cp.async AHEAD planes ahead, its tile
@@ -419,7 +426,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
         if (z0 + i < z1)
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy16(ring + i * PLANE + hslot[k], hp[k] + i * plane);
+                if (hslot[k] >= 0) async_copy_quad<ALIGNED>(ring + i * PLANE + hslot[k], hp[k] + i * plane);
         async_commit();  // one group per plane, empty or not, so that async_landed counts planes
     }
 #pragma unroll
@@ -435,12 +442,12 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
         // Issue the loads for later planes first, then publish plane z+1, then wait for plane z.
 #pragma unroll
         for (int p = 0; p < PY; p++)
-            if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * nx);
+            if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = load_quad<ALIGNED>(cin + p * nx);
         if (z + AHEAD < z1) {
             float4 *ahead = ring + ((step + AHEAD) % RING) * PLANE;
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy16(ahead + hslot[k], hp[k]);
+                if (hslot[k] >= 0) async_copy_quad<ALIGNED>(ahead + hslot[k], hp[k]);
         }
         async_commit();
 #pragma unroll
@@ -482,12 +489,12 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
                     // y neighbours, component j of rows[R+p-i] and rows[R+p+i], + the z
                     // neighbours, component j of q[p][R-i] and q[p][R+i]).
                 }
-                if (mine[p]) *(float4 *)(o + p * nx) = make_float4(v[0], v[1], v[2], v[3]);
+                if (mine[p]) store_quad<ALIGNED>(o + p * nx, make_float4(v[0], v[1], v[2], v[3]), n);
             }
         } else {  // the first and last R planes copy the input
 #pragma unroll
             for (int p = 0; p < PY; p++)
-                if (mine[p]) *(float4 *)(o + p * nx) = q[p][R];
+                if (mine[p]) store_quad<ALIGNED>(o + p * nx, q[p][R], n);
         }
 #pragma unroll
         for (int p = 0; p < PY; p++)
@@ -508,7 +515,10 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
 {
     int zc = queue4_chunk(p, R);
     dim3 block(32, Quad<R>::BY), grid(ceil_div(p->n[0], QUAD_W), ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], zc));
-    star_queue4<R><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
+    if (p->n[0] % 4 == 0)
+        star_queue4<R, true><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
+    else
+        star_queue4<R, false><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
 }
 
 extern "C" void launch_queue4_128x16(const struct problem *p, const struct context *ctx)
@@ -527,7 +537,6 @@ extern "C" const char *refuse_queue4_128x16(const struct problem *p)
 {
     int r = star_radius(p);
     size_t smem = r <= 4 ? Quad<4>::SMEM : Quad<6>::SMEM;  // the most any radius of the group needs
-    if (p->n[0] % 4) return "nx must be a multiple of 4 (float4 rows)";
     if (smem > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
     return refuse_grid(p, ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], queue4_chunk(p, r)));
 }
@@ -555,10 +564,14 @@ extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w)
 extern "C" void setup_kernels(const struct problem *p)
 {
     star_setup(p);
-    const void *quad_kernels[] = {(const void *)star_queue4<1>, (const void *)star_queue4<2>, (const void *)star_queue4<3>,
-                                  (const void *)star_queue4<4>, (const void *)star_queue4<5>, (const void *)star_queue4<6>};
+    const void *quad_kernels[2][6] = {
+        {(const void *)star_queue4<1, true>, (const void *)star_queue4<2, true>, (const void *)star_queue4<3, true>,
+         (const void *)star_queue4<4, true>, (const void *)star_queue4<5, true>, (const void *)star_queue4<6, true>},
+        {(const void *)star_queue4<1, false>, (const void *)star_queue4<2, false>, (const void *)star_queue4<3, false>,
+         (const void *)star_queue4<4, false>, (const void *)star_queue4<5, false>, (const void *)star_queue4<6, false>}};
     const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<5>::SMEM, Quad<6>::SMEM};
-    for (int r = 0; r < 6; r++)
-        if (smem[r] <= p->smem_optin)
-            CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[r], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[r]));
+    for (int a = 0; a < 2; a++)
+        for (int r = 0; r < 6; r++)
+            if (smem[r] <= p->smem_optin)
+                CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[a][r], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[r]));
 }
