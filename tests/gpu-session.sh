@@ -19,6 +19,7 @@
 #                set) lists every program run the grader makes, with its time
 #   cheats-1-4, cheats-5-7, cheats-8-9   the GPU cheats of labs 1-4, 5-7, 8-9 (tests/60-check.t)
 #   timing       lab 6 at 64^3, timed per launch and back to back
+#   any-nx       the float4 kernels of labs 5 and 8 at every nx: 50-gpu, 70-sanitizer, 512^3 and 513^3
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # never NVLink multicast (it can take a shared host's GPUs out of service)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # lab 9's mpirun in a container
@@ -66,6 +67,13 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         cheats-1-4) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 1-4) perl tests/60-check.t ;;
         cheats-5-7) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 5-7) perl tests/60-check.t ;;
         cheats-8-9) CHECK_PARTS=cheats CHECK_CHEATS=$(cheats 8-9) perl tests/60-check.t ;;
+        any-nx)
+            TEST_LABS=lab5,lab8 perl tests/50-gpu.t && TEST_LABS=lab5,lab8 perl tests/70-sanitizer.t
+            for n in 512 513; do
+                for k in 2 8 12; do ./sol5 --size $n --order $k --variant queue4_128x16 --reps 20 --csv "$base.csv"; done
+                ./sol5 --size $n --variant regcol_z8 --variant regcol4_z4 --reps 20 --csv "$base.csv"
+                ./sol8 --size $n --variant queue_32x32 --variant queue4_128x16 --reps 10 --csv "$base.csv"
+            done ;;
         timing) for t in launch b2b; do ./sol6 --size 64 --reps 200 --timing $t --csv "$base-timing.csv"; done ;;
         *) echo "gpu-session: unknown phase $phase"; false ;;
         esac

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "async.cuh"
+#include "quad.cuh"
 #include "wave.cuh"  // wave.h, and the weights c_wave
 
 // ---- what every variant shares: the update of one point, and the chain of S steps ----
@@ -182,8 +183,8 @@ extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w)
 // u_prev and vsq that needs more than 255 registers and spills); the tile is 128x16. The
 // planes go round a ring of RING shared buffers, each with an mbarrier (split arrive and wait,
 // so a warp may run ahead of the slowest); the halo quads are copied by cp.async AHEAD planes
-// ahead. u_prev and vsq come as float4, one plane ahead. Rows of nx floats must be float4-aligned:
-// nx a multiple of 4, else refused (the queue kernels run any size).
+// ahead. u_prev and vsq come as float4, one plane ahead. Any nx: common/quad.cuh takes a quad of
+// a row that starts off 16-byte alignment (ALIGNED = false; the kernel is compiled for both).
 
 constexpr int QUAD_W = 128, QUAD_H = 16, RING = 6, AHEAD = 3;
 
@@ -196,6 +197,7 @@ struct Quad {
     static constexpr size_t SMEM = (size_t)RING * ROWS * QW * sizeof(float4);
 };
 
+template <bool ALIGNED>
 __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int zchunk)
 {
     using C = Quad;
@@ -207,6 +209,7 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)nx * ny;
+    const int n = ALIGNED ? 4 : min(4, nx - x);  // the quad's points in its row
     const float *__restrict__ in = a.u;
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY];
@@ -239,14 +242,14 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
     for (int i = 0; i < Q - 1; i++, cin += plane)
 #pragma unroll
         for (int p = 0; p < PY; p++)
-            q[p][i] = mine[p] && z0 - R + i >= 0 && z0 - R + i < nz ? *(const float4 *)(cin + p * nx) : make_float4(0.f, 0.f, 0.f, 0.f);
+            q[p][i] = mine[p] && z0 - R + i >= 0 && z0 - R + i < nz ? load_quad<ALIGNED>(cin + p * nx) : make_float4(0.f, 0.f, 0.f, 0.f);
     const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
     __syncthreads();                               // the barriers are initialised
     for (int i = 0; i < AHEAD; i++) {
         if (z0 + i < z1)
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy16(ring + i * PLANE + hslot[k], hp[k] + i * plane);
+                if (hslot[k] >= 0) async_copy_quad<ALIGNED>(ring + i * PLANE + hslot[k], hp[k] + i * plane);
         async_commit();  // one group per plane, empty or not, so that async_landed counts planes
     }
 #pragma unroll
@@ -266,7 +269,7 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
         for (int p = 0; p < PY; p++)
             if (mine[p]) {
                 const size_t i = z0 * plane + row0 + (size_t)p * nx;
-                up_n[p] = *(const float4 *)(a.up + i), vs_n[p] = *(const float4 *)(a.vsq + i);
+                up_n[p] = load_quad<ALIGNED>(a.up + i), vs_n[p] = load_quad<ALIGNED>(a.vsq + i);
             }
 #pragma unroll 1
     for (int z = z0; z < z1; z++, cin += plane) {
@@ -279,16 +282,16 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
             for (int p = 0; p < PY; p++)
                 if (mine[p]) {
                     const size_t i = (z + 1) * plane + row0 + (size_t)p * nx;
-                    up_n[p] = *(const float4 *)(a.up + i), vs_n[p] = *(const float4 *)(a.vsq + i);
+                    up_n[p] = load_quad<ALIGNED>(a.up + i), vs_n[p] = load_quad<ALIGNED>(a.vsq + i);
                 }
 #pragma unroll
         for (int p = 0; p < PY; p++)
-            if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * nx);
+            if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = load_quad<ALIGNED>(cin + p * nx);
         if (z + AHEAD < z1) {
             float4 *ahead = ring + ((step + AHEAD) % RING) * PLANE;
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy16(ahead + hslot[k], hp[k]);
+                if (hslot[k] >= 0) async_copy_quad<ALIGNED>(ahead + hslot[k], hp[k]);
         }
         async_commit();
 #pragma unroll
@@ -316,12 +319,12 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
                 // leapfrog update with the x neighbours from the row's window of shared quads, the
                 // y neighbours from rows[], the z neighbours from the queue, u_prev and vsq from
                 // up_c[p] and vs_c[p] (loaded a plane ahead); a.amp at the source point.
-                *(float4 *)(a.next + i) = make_float4(v[0], v[1], v[2], v[3]);
+                store_quad<ALIGNED>(a.next + i, make_float4(v[0], v[1], v[2], v[3]), n);
             }
         } else {  // the first and last R planes are boundary: zero
 #pragma unroll
             for (int p = 0; p < PY; p++)
-                if (mine[p]) *(float4 *)(a.next + at + (size_t)p * nx) = make_float4(0.f, 0.f, 0.f, 0.f);
+                if (mine[p]) store_quad<ALIGNED>(a.next + at + (size_t)p * nx, make_float4(0.f, 0.f, 0.f, 0.f), n);
         }
 #pragma unroll
         for (int p = 0; p < PY; p++)
@@ -342,14 +345,16 @@ static void step_queue4(const struct problem *p, const struct step_args *a, cuda
 {
     int zc = queue4_chunk(p);
     dim3 block(32, Quad::BY), grid(ceil_div(p->n[0], QUAD_W), ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], zc));
-    wave_queue4<<<grid, block, Quad::SMEM, stream>>>(*a, zc);
+    if (p->n[0] % 4 == 0)
+        wave_queue4<true><<<grid, block, Quad::SMEM, stream>>>(*a, zc);
+    else
+        wave_queue4<false><<<grid, block, Quad::SMEM, stream>>>(*a, zc);
 }
 
 extern "C" void launch_queue4_128x16(const struct problem *p, const struct context *ctx) { run_steps(p, ctx, step_queue4); }
 
 extern "C" const char *refuse_queue4_128x16(const struct problem *p)
 {
-    if (p->n[0] % 4) return "nx must be a multiple of 4 (float4 rows)";
     if (Quad::SMEM > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
     if (ceil_div(p->n[1], QUAD_H) > 65535 || ceil_div(p->n[2], queue4_chunk(p)) > 65535)
         return "too many blocks along y or z for the grid (65535 at most)";
@@ -370,5 +375,6 @@ extern "C" void setup_kernels(const struct problem *p)
 {
     wave_setup_weights();
     if (Quad::SMEM <= p->smem_optin)
-        CUDA_CHECK(cudaFuncSetAttribute(wave_queue4, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad::SMEM));
+        for (const void *k : {(const void *)wave_queue4<true>, (const void *)wave_queue4<false>})
+            CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad::SMEM));
 }
