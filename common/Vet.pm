@@ -191,6 +191,11 @@ sub vet_source {
         $live .= "$line\n" unless grep { $_ } @if;
     }
     $live //= '';
+    # A section attribute names a section in the assembly GCC writes, as it is: the name can carry
+    # assembler directives (.incbin), and sections such as .stub or .iplt land in the program's
+    # code. The compiler chooses every section of a kernels file.
+    return "its host code places something in a section of its own (a section attribute): the compiler chooses sections"
+        if $live =~ /\b_*section_*\s*\(/;
     while ($live =~ /\b(?:asm|__asm|__asm__)\b/g) {
         my ($at, $end) = ($-[0], $+[0]);
         my $before = substr($live, $at > 256 ? $at - 256 : 0, $at > 256 ? 256 : $at);
@@ -371,6 +376,9 @@ sub vet_sections {
             return "it defines a constructor (code that runs before main): $n" if $n ne '.init_array';
             $entries += int($s->{size} / 8);
         }
+        # sections the default linker script puts among the program's code (ld --verbose)
+        return "it has a $n section, which the linker places in the program's code"
+            if $n =~ /^\.(stub|iplt|gnu\.linkonce\.t\b.*)$/ && !($s->{flags} & $SHF_EXECINSTR);
         if ($s->{flags} & $SHF_EXECINSTR) {
             return "it has code in $n: code belongs in .text" if $n !~ /^\.text(\..*)?$/;
             return "it has writable code ($n)" if $s->{flags} & $SHF_WRITE;

@@ -180,6 +180,7 @@ sub said {
 
 sub why_failed {
     my ($r, $limit) = @_;
+    return "not graded: the time budget ($opt{budget}s) ran out" if $r->{timed_out} && budget_left() <= 0;
     return "timed out after ${limit}s" if $r->{timed_out};
     return "crashed (signal $r->{signal})" if $r->{signal};
     return 'a CUDA call failed: ' . said($r->{err_failed}) if $r->{err_failed};
@@ -188,6 +189,12 @@ sub why_failed {
 }
 
 sub budget_left { return $opt{budget} - (time - $START) }
+# A student run's time limit: `want` seconds, or what is left of the budget (a second at least).
+sub limit {
+    my ($want) = @_;
+    my $left = budget_left();
+    return $left >= $want ? $want : $left > 1 ? $left : 1;
+}
 sub new_seed { return 1 + int(rand(2**31)) }
 
 # ---- the reference programs, this tree's, kept where no student program looks ----
@@ -288,10 +295,13 @@ sub time_abab {
         my $dir = $who eq 's' ? $work : $PRIVATE;
         unlink "$dir/t.csv";
         my $prog = $who eq 's' ? $bin : private_program($ref);
-        my $r = run($dir, $opt{'run-limit'}, $prog, @only, '--reps', $reps, '--seed', $seed, '--csv', "$dir/t.csv",
+        my $r = run($dir, $who eq 's' ? limit($opt{'run-limit'}) : $opt{'run-limit'}, $prog, @only, '--reps', $reps, '--seed', $seed, '--csv', "$dir/t.csv",
                     '--dump', "$dir/def-%s.raw", '--quiet');
         $wall{"$who$reps"} = $r->{wall};
-        $a{abnormal} ||= $who eq 's' && ($r->{timed_out} || $r->{signal} || $r->{status} > 1);
+        # A student run that did not end normally gives no times (its rows may be written before a
+        # crash at exit, which would also skip the wall-clock check below).
+        my $abnormal = $who eq 's' && ($r->{timed_out} || $r->{signal} || $r->{status} > 1);
+        $a{abnormal} ||= $abnormal;
         my $rows = csv_rows("$dir/t.csv");
         my %refs;
         for my $v (@$variants) {
@@ -306,9 +316,15 @@ sub time_abab {
                     unless !$row && $a{abnormal} && @$variants > 1;  # those get runs of their own
                 next;
             }
-            my $timed = sub {
-                push @{ $a{ts}{$v} }, $row->{median_ms};
-                $a{gpts}{$v} = $row->{gpts} if !defined $a{gpts}{$v} || $row->{gpts} > $a{gpts}{$v};
+            if ($abnormal) {
+                push @{ $t->{$v}{fails} }, 'default size: ' . why_failed($r, $opt{'run-limit'}) if @$variants == 1;
+                next;  # several: each gets a run of its own
+            }
+            my $timed = sub {  # a finite, positive time (what the program wrote is not trusted)
+                my ($ms, $g) = ($row->{median_ms}, $row->{gpts});
+                return unless $ms =~ /^[0-9.]+(e[-+]?[0-9]+)?$/i && $ms > 0 && $ms < 1e9;
+                push @{ $a{ts}{$v} }, $ms;
+                $a{gpts}{$v} = $g if $g =~ /^[0-9.]+(e[-+]?[0-9]+)?$/i && $g < 1e9 && (!defined $a{gpts}{$v} || $g > $a{gpts}{$v});
             };
             if ($reps != $checked) {
                 $timed->();
@@ -372,7 +388,7 @@ for my $lab (@labs) {
     if (!$pid) {
         my $why = vet_source("$work/labs/$lab/kernels.cu", "$work/labs/$lab", "$work/common");
         if (!$why) {
-            my $r = run($work, 900, 'make', '-s', ($arch ? "ARCH=$arch" : ()), 'COMMIT=student', build_vars(), "lab$n");
+            my $r = run($work, limit(900), 'make', '-s', ($arch ? "ARCH=$arch" : ()), 'COMMIT=student', build_vars(), "lab$n");
             $why = "it does not build: " . said((grep { /error/i } split /\n/, $r->{err})[0] // $r->{err_last}) if $r->{status};
         }
         $why //= vet_object("$work/build/labs/$lab/kernels.o", "$work/lab$n", "$work/build/labs/$lab/lab.o",
@@ -431,14 +447,14 @@ for my $lab (@labs) {
         next unless @owed;
         my $seed = new_seed();
         my @only = map { ('--variant', $_) } @owed;
-        my $r = run($work, $opt{'run-limit'}, @launch, $bin, @args, @only, '--reps', '1', '--seed', $seed, '--dump', "$work/out-%s.raw", '--quiet');
+        my $r = run($work, limit($opt{'run-limit'}), @launch, $bin, @args, @only, '--reps', '1', '--seed', $seed, '--dump', "$work/out-%s.raw", '--quiet');
         my %refs;
         for my $v (@owed) {
             my $dump = "$work/out-$v.raw";
             if (!-f $dump && @owed > 1) {
                 # No output: wrong, or never run because another variant stopped the program. Alone,
                 # it gets its own chance.
-                $r = run($work, $opt{'run-limit'}, @launch, $bin, @args, '--variant', $v, '--reps', '1', '--seed', $seed, '--dump', $dump, '--quiet');
+                $r = run($work, limit($opt{'run-limit'}), @launch, $bin, @args, '--variant', $v, '--reps', '1', '--seed', $seed, '--dump', $dump, '--quiet');
             }
             if (!-f $dump) {
                 push @{ $t{$v}{fails} }, "$case: " . why_failed($r, $opt{'run-limit'});
@@ -467,10 +483,14 @@ for my $lab (@labs) {
             my @san = ('compute-sanitizer', '--tool', $tool, '--error-exitcode', '99');
             my @clean = grep { !@{ $t{$_}{fails} } } @variants;
             last unless @clean;
-            my $r = run($work, 2 * $opt{'run-limit'}, @san, $bin, shell_words($san), (map { ('--variant', $_) } @clean), '--reps', '1', '--quiet');
+            my $r = run($work, limit(2 * $opt{'run-limit'}), @san, $bin, shell_words($san), (map { ('--variant', $_) } @clean), '--reps', '1', '--quiet');
             next if $r->{status} == 0 && $r->{out} =~ /(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)/;
             for my $v (@clean) {  # which one
-                my $r1 = run($work, 2 * $opt{'run-limit'}, @san, $bin, shell_words($san), '--variant', $v, '--reps', '1', '--quiet');
+                if (budget_left() <= 0) {  # unchecked is not clean
+                    push @{ $t{$v}{fails} }, "not graded: the time budget ($opt{budget}s) ran out";
+                    next;
+                }
+                my $r1 = run($work, limit(2 * $opt{'run-limit'}), @san, $bin, shell_words($san), '--variant', $v, '--reps', '1', '--quiet');
                 next if $r1->{status} == 0 || $r1->{status} == 2;  # clean, or refused at this case
                 my ($summary) = $r1->{out} =~ /((?:ERROR|RACECHECK) SUMMARY: \d+ \w+)/;
                 push @{ $t{$v}{fails} }, "$tool at '$san': " . ($summary // why_failed($r1, 2 * $opt{'run-limit'}));
@@ -493,7 +513,7 @@ for my $lab (@labs) {
                 $abab->{tr}{$v} = $one->{tr}{$v} if $one->{tr}{$v};
                 $abab->{gpts}{$v} = $one->{gpts}{$v} if $one->{gpts}{$v};
                 push @{ $abab->{roofs} }, @{ $one->{roofs} };
-                $scale{$v} = $one->{scale};
+                $scale{"$lab $v"} = $one->{scale};
             }
         }
         %ts = %{ $abab->{ts} };
@@ -524,7 +544,7 @@ for my $lab (@labs) {
             if ($ts{$v} && $tr{$v} && !$contended) {
                 my ($t_s) = sort { $a <=> $b } @{ $ts{$v} };
                 my ($t_r) = sort { $a <=> $b } @{ $tr{$v} };
-                $t_s *= $scale{$v} // $scale;
+                $t_s *= $scale{"$lab $v"} // $scale;
                 my $ratio = $t_s / $t_r;
                 my $perf = $PERF_PTS * perf_fraction($ratio);
                 $pts += $perf;

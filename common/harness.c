@@ -133,9 +133,6 @@ static void fields_free(struct fields *F)
     free(F->h_all);
 }
 
-// The seed of the run: the validation run has the seed of the command line, timed run i its own.
-static uint64_t run_seed(uint64_t seed, int i) { return i < 0 ? seed : mix64(seed ^ (0x5eedull << 32) ^ (uint64_t)i); }
-
 // The host copies of the input fields of a run, one array per input field in `into`.
 static void host_inputs(const struct lab *lab, const struct problem *p, uint64_t seed, float *const *into)
 {
@@ -261,6 +258,10 @@ struct references {
     double *val, *chk;
     int val_kind, chk_kind;
     int checked_run;  // which timed run is checked (0-based, after the warm-up)
+    // The seed of every run after the validation run (the warm-up ones first): drawn from the
+    // operating system, each on its own, so that no run's input follows from what a kernel saw
+    // before it (--seed, or another timed run's input).
+    uint64_t *seeds;
 };
 
 static void reference_of(const struct options *o, const struct fields *F, int kind, uint64_t seed,
@@ -324,7 +325,7 @@ static void time_back_to_back(const struct options *o, const struct variant *v, 
                               struct references *R, float *const *inputs, FILE *log, cudaEvent_t *ev, double *ms,
                               struct result *r)
 {
-    prepare_run(F, &o->prob, run_seed(o->seed, -1));
+    prepare_run(F, &o->prob, o->seed);
     for (int i = -WARMUP; i < o->reps; i++) {
         double t = timed_launches(v, &o->prob, F, ev, B2B_BATCH, r);
         if (t < 0) return;
@@ -350,7 +351,7 @@ static struct result run_variant(const struct options *o, const struct variant *
         reference_of(o, F, v->kind, o->seed, inputs, R->val);
         R->val_kind = v->kind;
     }
-    prepare_run(F, p, run_seed(o->seed, -1));
+    prepare_run(F, p, o->seed);
     if (launch_and_wait(v, p, F, r.note, sizeof r.note)) {
         r.cuda_error = 1;
         return r;
@@ -378,13 +379,13 @@ static struct result run_variant(const struct options *o, const struct variant *
     double *ms = xmalloc((size_t)o->reps * sizeof *ms);
     if (o->back_to_back) time_back_to_back(o, v, F, h_out, R, inputs, log, ev, ms, &r);
     for (int i = 0; i < total && !r.note[0] && !o->back_to_back; i++) {
-        prepare_run(F, p, run_seed(o->seed, i));
+        prepare_run(F, p, R->seeds[i]);
         double t = timed_launches(v, p, F, ev, 1, &r);
         if (t < 0) break;
         if (i >= WARMUP) ms[i - WARMUP] = t;
         if (i == checked) {  // the same answer on other inputs, in a run the program did not announce
             if (R->chk_kind != v->kind) {
-                reference_of(o, F, v->kind, run_seed(o->seed, checked), NULL, R->chk);
+                reference_of(o, F, v->kind, R->seeds[checked], NULL, R->chk);
                 R->chk_kind = v->kind;
             }
             double err;
@@ -902,6 +903,20 @@ static int write_reference(const struct options *o)
     return rc ? 2 : 0;
 }
 
+// n seeds from the operating system, the same on every process.
+static void secret_seeds(uint64_t *s, int n)
+{
+    if (ranks_rank() == 0) {
+        FILE *f = fopen("/dev/urandom", "rb");
+        if (!f || fread(s, sizeof *s, (size_t)n, f) != (size_t)n) {
+            fprintf(stderr, "%s: cannot read /dev/urandom for the timed runs' seeds\n", program_name());
+            exit(2);
+        }
+        fclose(f);
+    }
+    ranks_bcast(s, (size_t)n * sizeof *s);
+}
+
 // A timed run to check, unknown to the kernels and different from one program run to the next.
 static int pick_checked_run(int reps)
 {
@@ -968,7 +983,9 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     float *h_out = xmalloc((F.local + 2 * F.guard) * sizeof *h_out);
     // the references of the whole grid, on rank 0 (which compares)
     struct references R = {first ? xmalloc(F.global * sizeof(double)) : NULL,
-                           first ? xmalloc(F.global * sizeof(double)) : NULL, -1, -1, pick_checked_run(o.reps)};
+                           first ? xmalloc(F.global * sizeof(double)) : NULL, -1, -1, pick_checked_run(o.reps),
+                           xmalloc((size_t)(WARMUP + o.reps) * sizeof(uint64_t))};
+    secret_seeds(R.seeds, WARMUP + o.reps);
     float *inputs[MAX_FIELDS] = {0};
     for (int f = 0, k = 0; f < lab->n_fields; f++)
         if (lab->fields[f].role == FIELD_IN) inputs[k++] = F.host_in[f];
@@ -1040,6 +1057,7 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     free(h_out);
     free(R.val);
     free(R.chk);
+    free(R.seeds);
     return all_pass ? 0 : 1;
 }
 

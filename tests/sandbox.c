@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,6 +44,14 @@ int main(int argc, char **argv)
     ok(kill(getppid(), 0) < 0 && errno == EPERM, "a signal to the parent fails with EPERM");
     ok(kill(1, 0) < 0 && errno == EPERM, "a signal to pid 1 fails with EPERM");
     ok(kill(0, 0) < 0 && errno == EPERM, "a signal to the process group fails with EPERM");
+    siginfo_t si = {0};
+    si.si_code = SI_QUEUE;
+    si.si_pid = getpid();
+    ok(syscall(SYS_rt_sigqueueinfo, getppid(), 0, &si) < 0 && errno == EPERM, "rt_sigqueueinfo to the parent fails with EPERM");
+    ok(syscall(SYS_rt_tgsigqueueinfo, getppid(), getppid(), 0, &si) < 0 && errno == EPERM,
+       "rt_tgsigqueueinfo to the parent fails with EPERM");
+    ok(syscall(SYS_pidfd_send_signal, 0, 0, NULL, 0) < 0 && errno == EPERM, "pidfd_send_signal fails with EPERM");
+    ok(syscall(SYS_rt_sigqueueinfo, getpid(), 0, &si) == 0, "rt_sigqueueinfo to itself is allowed");
     ok(ptrace(PTRACE_ATTACH, getppid(), 0, 0) < 0 && errno == EPERM, "ptrace fails with EPERM");
     char buf[8];
     struct iovec local = {buf, sizeof buf}, remote = {buf, sizeof buf};
