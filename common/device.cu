@@ -104,7 +104,8 @@ __global__ void harness_fill(float *a, size_t count, uint64_t seed)
         a[i] = random_value(seed, i);
 }
 
-extern "C" void device_fill_random(float *a, size_t count, uint64_t seed)
+// The fills' grid: 8 blocks of 256 threads per SM, striding over the array.
+static int fill_blocks(void)
 {
     static int blocks;
     if (!blocks) {
@@ -112,7 +113,12 @@ extern "C" void device_fill_random(float *a, size_t count, uint64_t seed)
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
         blocks = 8 * sms;
     }
-    harness_fill<<<blocks, 256>>>(a, count, seed);
+    return blocks;
+}
+
+extern "C" void device_fill_random(float *a, size_t count, uint64_t seed)
+{
+    harness_fill<<<fill_blocks(), 256>>>(a, count, seed);
     CUDA_CHECK(cudaGetLastError());
 }
 
@@ -129,12 +135,6 @@ extern "C" void device_fill_seeded(float *a, size_t plane, size_t first, size_t 
 {
     static double *d_scale;
     static size_t room;
-    static int blocks;
-    if (!blocks) {
-        int sms = 0;
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-        blocks = 8 * sms;
-    }
     if (room < planes) {
         CUDA_CHECK(cudaFree(d_scale));  // it waits for the fills that read it
         CUDA_CHECK(cudaMalloc(&d_scale, planes * sizeof *d_scale));
@@ -142,7 +142,7 @@ extern "C" void device_fill_seeded(float *a, size_t plane, size_t first, size_t 
     }
     // a pageable copy on the legacy stream: after the fill before it, before the one below
     CUDA_CHECK(cudaMemcpy(d_scale, scale + first, planes * sizeof *d_scale, cudaMemcpyHostToDevice));
-    harness_fill_seeded<<<blocks, 256>>>(a, planes * plane, plane, first, d_scale, offset, slope, seed);
+    harness_fill_seeded<<<fill_blocks(), 256>>>(a, planes * plane, plane, first, d_scale, offset, slope, seed);
     CUDA_CHECK(cudaGetLastError());
 }
 

@@ -9,8 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
+#include <unistd.h>  // gethostname
 
 #include "harness.h"
 #include "ranks.h"
@@ -903,7 +902,8 @@ static int write_reference(const struct options *o)
     return rc ? 2 : 0;
 }
 
-// n seeds from the operating system, the same on every process.
+// n secrets from the operating system, the same on every process: the timed runs' seeds, and
+// which run is checked.
 static void secret_seeds(uint64_t *s, int n)
 {
     if (ranks_rank() == 0) {
@@ -915,15 +915,6 @@ static void secret_seeds(uint64_t *s, int n)
         fclose(f);
     }
     ranks_bcast(s, (size_t)n * sizeof *s);
-}
-
-// A timed run to check, unknown to the kernels and different from one program run to the next.
-static int pick_checked_run(int reps)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    uint64_t r = mix64((uint64_t)t.tv_nsec ^ ((uint64_t)t.tv_sec << 20) ^ ((uint64_t)getpid() << 40));
-    return (int)ranks_max((double)(r % (uint64_t)reps));  // the same on every process
 }
 
 // ---- the program ----
@@ -982,10 +973,12 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     size_t count = F.count;
     float *h_out = xmalloc((F.local + 2 * F.guard) * sizeof *h_out);
     // the references of the whole grid, on rank 0 (which compares)
+    // The timed runs' seeds and, last, the secret that picks the checked run (unknown to the kernels).
     struct references R = {first ? xmalloc(F.global * sizeof(double)) : NULL,
-                           first ? xmalloc(F.global * sizeof(double)) : NULL, -1, -1, pick_checked_run(o.reps),
-                           xmalloc((size_t)(WARMUP + o.reps) * sizeof(uint64_t))};
-    secret_seeds(R.seeds, WARMUP + o.reps);
+                           first ? xmalloc(F.global * sizeof(double)) : NULL, -1, -1, 0,
+                           xmalloc((size_t)(WARMUP + o.reps + 1) * sizeof(uint64_t))};
+    secret_seeds(R.seeds, WARMUP + o.reps + 1);
+    R.checked_run = (int)(R.seeds[WARMUP + o.reps] % (uint64_t)o.reps);
     float *inputs[MAX_FIELDS] = {0};
     for (int f = 0, k = 0; f < lab->n_fields; f++)
         if (lab->fields[f].role == FIELD_IN) inputs[k++] = F.host_in[f];

@@ -506,37 +506,38 @@ sub lab7_rows { my ($gpu) = @_; return lab_rows($gpu, $LAB7) }
 sub lab7_bound { my ($r) = @_; return $r->{copy_gbps} / 8 }
 
 # The rows of the lab's default problem: its headline rows (the first line of bench.args).
-sub lab7_default {
+sub default_size_rows {
     my @rows = headline_rows(@_);
     return () unless @rows;
     my $d = $rows[0];
     return grep { size_of($_) eq size_of($d) && $_->{steps} == $d->{steps} } @rows;
 }
 
-sub lab7_head {
+# The comment line over a stepped lab's plot data (labs 7 and 8): commit, size, steps.
+sub stepped_head {
     my ($r) = @_;
     printf "# commit %s size %s steps %d\n", $r->{commit}, size_of($r), $r->{steps};
 }
 
 # N, fused_sN's Gpoint-steps/s, gm's, and the speed-up fused_sN / gm, at the default size.
 sub cmd_lab7fs {
-    my @rows = lab7_default(lab7_rows(@_));
+    my @rows = default_size_rows(lab7_rows(@_));
     my ($gm) = grep { $_->{variant} eq 'gm' } @rows;
     return unless $gm;
     my @fused = sort { $a->[0] <=> $b->[0] } map { $_->{variant} =~ /^fused_s(\d+)$/ ? [ $1, $_ ] : () } @rows;
     return unless @fused;
-    lab7_head($gm);
+    stepped_head($gm);
     print "# N gpts gm_gpts speedup\n";
     printf "%d %.3f %.3f %.4f\n", $_->[0], $_->[1]{gpts}, $gm->{gpts}, $_->[1]{gpts} / $gm->{gpts} for @fused;
 }
 
 # Every variant at the default size, in the ladder's order, with the single-step bound.
 sub cmd_lab7variants {
-    my @rows = lab7_default(lab7_rows(@_));
+    my @rows = default_size_rows(lab7_rows(@_));
     return unless @rows;
     my %by = map { $_->{variant} => $_ } @rows;
     my @order = grep { $by{$_} } ('gm', 'shm', (map { "fused_s$_" } 1 .. 8), 'tb');
-    lab7_head($rows[0]);
+    stepped_head($rows[0]);
     print "# variant gpts bound\n";
     printf "%s %.3f %.3f\n", $_, $by{$_}{gpts}, lab7_bound($by{$_}) for @order;
 }
@@ -545,7 +546,7 @@ sub cmd_lab7variants {
 # per variant measured at more than one size (gm, fused_s4, tb in bench.args).
 sub cmd_lab7sizes {
     my @all = lab7_rows(@_);
-    my @def = lab7_default(@all);
+    my @def = default_size_rows(@all);
     return unless @def;
     my $steps = $def[0]{steps};
     my @rows = grep { $_->{nz} == 1 && $_->{nx} == $_->{ny} && $_->{steps} == $steps } @all;
@@ -556,7 +557,7 @@ sub cmd_lab7sizes {
     }
     @vars = grep { @{ $by{$_} } > 1 } @vars;
     return unless @vars;
-    lab7_head($def[0]);
+    stepped_head($def[0]);
     for my $i (0 .. $#vars) {
         my $v = $vars[$i];
         print "\n\n" if $i;  # gnuplot's blocks (index i): two blank lines between
@@ -569,7 +570,7 @@ sub cmd_lab7sizes {
 sub cmd_lab7_3d {
     my @rows = grep { $_->{nz} > 1 } lab7_rows(@_);
     return unless @rows;
-    lab7_head($rows[0]);
+    stepped_head($rows[0]);
     print "# variant size steps gpts bound\n";
     printf "%s %s %d %.3f %.3f\n", $_->{variant}, size_of($_), $_->{steps}, $_->{gpts}, lab7_bound($_) for @rows;
 }
@@ -723,9 +724,9 @@ sub lab8_bound { my ($r) = @_; return $r->{copy_gbps} / 16 }
 
 # Every variant at the default size (the first line of bench.args), with the 16-byte bound.
 sub cmd_lab8variants {
-    my @rows = lab7_default(lab8_rows(@_));
+    my @rows = default_size_rows(lab8_rows(@_));
     return unless @rows;
-    lab7_head($rows[0]);
+    stepped_head($rows[0]);
     print "# variant gpts bound\n";
     printf "%s %.3f %.3f\n", $_->{variant}, $_->{gpts}, lab8_bound($_) for @rows;
 }
