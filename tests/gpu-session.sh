@@ -21,6 +21,7 @@
 #                cheats-79 for labs 7 and 9 (the suffix is a character class of lab numbers)
 #   timing       lab 6 at 64^3, timed per launch and back to back
 #   any-nx       the float4 kernels of labs 5 and 8 at every nx: 50-gpu, 70-sanitizer, 512^3 and 513^3
+#                (the times go to data/<GPU>-alignment.csv, beside make bench's file)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # never NVLink multicast (it can take a shared host's GPUs out of service)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # lab 9's mpirun in a container
@@ -69,9 +70,9 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         any-nx)
             TEST_LABS=lab5,lab8 perl tests/50-gpu.t && TEST_LABS=lab5,lab8 perl tests/70-sanitizer.t
             for n in 512 513; do
-                for k in 2 8 12; do ./sol5 --size $n --order $k --variant queue4_128x16 --reps 20 --csv "$base.csv"; done
-                ./sol5 --size $n --variant regcol_z8 --variant regcol4_z4 --reps 20 --csv "$base.csv"
-                ./sol8 --size $n --variant queue_32x32 --variant queue4_128x16 --reps 10 --csv "$base.csv"
+                for k in 2 8 12; do ./sol5 --size $n --order $k --variant queue4_128x16 --reps 20 --csv "$base-alignment.csv"; done
+                ./sol5 --size $n --variant regcol_z8 --variant regcol4_z4 --reps 20 --csv "$base-alignment.csv"
+                ./sol8 --size $n --variant queue_32x32 --variant queue4_128x16 --reps 10 --csv "$base-alignment.csv"
             done ;;
         timing) for t in launch b2b; do ./sol6 --size 64 --reps 200 --timing $t --csv "$base-timing.csv"; done ;;
         *) echo "gpu-session: unknown phase $phase"; false ;;
@@ -81,5 +82,5 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
 } 2>&1 | tee -a "$log"
 if [ -n "${OUT:-}" ]; then
     cp "$log" "$base".csv "$OUT"/
-    for f in "$base"-convergence.csv "$base"-timing.csv; do if [ -f "$f" ]; then cp "$f" "$OUT"/; fi; done
+    for f in "$base"-convergence.csv "$base"-timing.csv "$base"-alignment.csv; do if [ -f "$f" ]; then cp "$f" "$OUT"/; fi; done
 fi
