@@ -389,11 +389,13 @@ for my $lab (@labs) {
     copy($student, "$work/labs/$lab/kernels.cu");
     my $pid = fork // die "check.pl: fork: $!\n";
     if (!$pid) {
+        $Vet::TIME_LIMIT = limit(300);  # each of Vet's compile steps, within the budget
         my $why = vet_source("$work/labs/$lab/kernels.cu", "$work/labs/$lab", "$work/common");
         if (!$why) {
             my $r = run($work, limit(900), 'make', '-s', ($arch ? "ARCH=$arch" : ()), 'COMMIT=student', build_vars(), "lab$n");
             $why = "it does not build: " . said((grep { /error/i } split /\n/, $r->{err})[0] // $r->{err_last}) if $r->{status};
         }
+        $Vet::TIME_LIMIT = limit(300);
         $why //= vet_object("$work/build/labs/$lab/kernels.o", "$work/lab$n", "$work/build/labs/$lab/lab.o",
                             grep { -f } map { "$work/build/common/$_.o" } qw(check options reference star wave csv program sandbox ranks ranks-mpi harness main device));
         open my $fh, '>', "$PRIVATE/verdict-$lab" or POSIX::_exit(1);

@@ -196,4 +196,17 @@ for my $i (0 .. $#jobs) {
     note("  $said[0]\n  $said[1]") if defined $line;
 }
 note(sprintf "%d files compiled and vetted in %.1f s, %d at a time", scalar @jobs, time - $START, $cpus);
+
+# Vet's compile steps stop at $Vet::TIME_LIMIT (make check sets it to the budget left): a file
+# that includes a FIFO blocks the preprocessor, and is refused within the limit.
+if (-d "$tmp/tree/labs/lab1_diff1d" && system('command -v mkfifo >/dev/null && command -v timeout >/dev/null') == 0) {
+    my $lab = "$tmp/tree/labs/lab1_diff1d";
+    system('mkfifo', "$lab/blocks.h");
+    if (open my $fh, '>', "$lab/fifo.cu") { print $fh qq{#include "lab.h"\n#include "blocks.h"\n}; close $fh }
+    local $Vet::TIME_LIMIT = 2;
+    my $t = time;
+    my $why = vet_source("$lab/fifo.cu", $lab, "$tmp/tree/common");
+    my $took = time - $t;
+    ok(defined $why && $took < 30, sprintf("a file that includes a FIFO: refused after %.1f s (%s)", $took, $why // 'accepted'));
+}
 done_testing();
