@@ -3,7 +3,7 @@
 // and 8 at every nx. Rows start 16-byte aligned only when nx (and nx * ny, past the first plane)
 // is a multiple of 4; otherwise a row's quads straddle the aligned float4s of memory.
 // - load_quad: one 16-byte load when aligned, else the two aligned float4s around the quad and a
-//   shift (the second is the next thread's first: it comes from L1, not DRAM);
+//   shift;
 // - store_quad: one 16-byte store when aligned and whole, else one float at a time (a store must
 //   not touch the points of another thread, or of the next row at the end of this one);
 // - async_copy_quad: common/async.cuh's 16-byte copy when aligned, else four 4-byte ones.

@@ -600,7 +600,7 @@ sub fmt_table {
 sub results_table {
     my ($lab, $how, @rows) = @_;
     @rows = grep { !$lab || $_->{lab} eq $lab } @rows;
-    return "(no data yet: run `make bench` on a GPU)\n" unless @rows;
+    return "(no data yet: run $how on a GPU)\n" unless @rows;
     my %orders = map { $_->{order} => 1 } grep { $_->{status} ne 'INFO' } @rows;
     my $by_order = keys %orders > 1;  # an order column where the rows differ in order
     my $by_ranks = grep { ($_->{ranks} // 1) > 1 } @rows;  # lab 9: processes and GPUs
