@@ -106,6 +106,20 @@ build/tests/fake9: tests/fakegpu/gpu.c tests/fakegpu/lab9.c build/labs/lab9_mult
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $(filter %.c %.o,$^) $(MPI_LIBS) -lm
 
+# Labs 5 and 8 (padded rows) on the same fake GPU, every variant answering with the lab's own CPU
+# reference (tests/fakegpu/reference-kernels.c): the harness's pitch, fills, copies and checks
+# where there is no GPU. One process: the single-process ranks object, no MPI.
+FAKE_PITCH_OBJS := $(filter-out build/common/device.o,$(COMMON_OBJS))
+build/tests/fake5: tests/fakegpu/gpu.c tests/fakegpu/reference-kernels.c build/labs/lab5_register_tiling/lab.o \
+                   $(FAKE_PITCH_OBJS) | need-nvcc
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
+
+build/tests/fake8: tests/fakegpu/gpu.c tests/fakegpu/reference-kernels.c build/labs/lab8_wave/lab.o \
+                   $(FAKE_PITCH_OBJS) | need-nvcc
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
+
 build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
@@ -120,7 +134,7 @@ all: $(LAB_BINS) $(SOL_BINS) build/compare-dump  ## build every lab skeleton and
 labs: $(LAB_BINS)              ## build the student labs (./labN)
 solutions: $(SOL_BINS)         ## build the reference solutions (./solN)
 
-test: all build/tests/unit build/tests/sandbox $(if $(HAVE_MPI),build/tests/ranks build/tests/fake9)  ## the project's own tests (TAP, run by prove)
+test: all build/tests/unit build/tests/sandbox build/tests/fake5 build/tests/fake8 $(if $(HAVE_MPI),build/tests/ranks build/tests/fake9)  ## the project's own tests (TAP, run by prove)
 	prove --exec '' tests/*.t
 
 check: all                     ## grade the kernels files in labs/ (or SUBMISSION=dir) on this GPU

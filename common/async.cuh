@@ -53,17 +53,6 @@ __device__ __forceinline__ void async_copy16(float4 *dst, const float *src)
 #endif
 }
 
-// The same for one float (4 bytes: any aligned float; .ca, as .cg copies 16 bytes only).
-__device__ __forceinline__ void async_copy4(float *dst, const float *src)
-{
-#if __CUDA_ARCH__ >= 800
-    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(d), "l"(src) : "memory");
-#else
-    *dst = *src;
-#endif
-}
-
 __device__ __forceinline__ void async_commit(void)
 {
 #if __CUDA_ARCH__ >= 800

@@ -97,11 +97,12 @@ extern "C" double time_empty_launch_ms(int back_to_back)
     return median(ms, REPS);
 }
 
-__global__ void harness_fill(float *a, size_t count, uint64_t seed)
+// Point i of the grid without padding is element i / nx * pitch + i % nx.
+__global__ void harness_fill(float *a, size_t nx, size_t pitch, size_t count, uint64_t seed)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += stride)
-        a[i] = random_value(seed, i);
+        a[nx == pitch ? i : i / nx * pitch + i % nx] = random_value(seed, i);
 }
 
 // The fills' grid: 8 blocks of 256 threads per SM, striding over the array.
@@ -116,22 +117,22 @@ static int fill_blocks(void)
     return blocks;
 }
 
-extern "C" void device_fill_random(float *a, size_t count, uint64_t seed)
+extern "C" void device_fill_random(float *a, size_t nx, size_t pitch, size_t rows, uint64_t seed)
 {
-    harness_fill<<<fill_blocks(), 256>>>(a, count, seed);
+    harness_fill<<<fill_blocks(), 256>>>(a, nx, pitch, nx * rows, seed);
     CUDA_CHECK(cudaGetLastError());
 }
 
-__global__ void harness_fill_seeded(float *a, size_t count, size_t plane, size_t first, const double *scale,
-                                    double offset, double slope, uint64_t seed)
+__global__ void harness_fill_seeded(float *a, size_t count, size_t nx, size_t pitch, size_t plane, size_t first,
+                                    const double *scale, double offset, double slope, uint64_t seed)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < count; j += stride)
-        a[j] = seeded_value(scale[j / plane], offset, slope, seed, first * plane + j);
+        a[nx == pitch ? j : j / nx * pitch + j % nx] = seeded_value(scale[j / plane], offset, slope, seed, first * plane + j);
 }
 
-extern "C" void device_fill_seeded(float *a, size_t plane, size_t first, size_t planes, const double *scale,
-                                   double offset, double slope, uint64_t seed)
+extern "C" void device_fill_seeded(float *a, size_t nx, size_t pitch, size_t ny, size_t first, size_t planes,
+                                   const double *scale, double offset, double slope, uint64_t seed)
 {
     static double *d_scale;
     static size_t room;
@@ -142,7 +143,8 @@ extern "C" void device_fill_seeded(float *a, size_t plane, size_t first, size_t 
     }
     // a pageable copy on the legacy stream: after the fill before it, before the one below
     CUDA_CHECK(cudaMemcpy(d_scale, scale + first, planes * sizeof *d_scale, cudaMemcpyHostToDevice));
-    harness_fill_seeded<<<fill_blocks(), 256>>>(a, planes * plane, plane, first, d_scale, offset, slope, seed);
+    harness_fill_seeded<<<fill_blocks(), 256>>>(a, planes * nx * ny, nx, pitch, nx * ny, first, d_scale, offset, slope,
+                                                seed);
     CUDA_CHECK(cudaGetLastError());
 }
 

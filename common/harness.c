@@ -5,6 +5,7 @@
 // runtime; the lab's definition says what to compute, its kernels file how.
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,11 +52,13 @@ static size_t guard_elems(const struct lab *lab, const struct problem *p)
     return (g + 63) / 64 * 64;
 }
 
-// Each field of this process: its slab's planes (count points from dev[f]) with `lo` elements of
-// ghost planes below and above (lab 9; else 0), and `guard` poisoned elements beyond those.
+// Each field of this process: its slab's planes (from dev[f]) with `lo` elements of ghost planes
+// below and above (lab 9; else 0), and `guard` poisoned elements beyond those. On the GPU a row
+// takes pitch elements (nx of them points, lab.h); on the host the points lie without padding.
 struct fields {
     const struct lab *lab;
-    size_t count, guard, plane, lo, local, global;  // local = count + 2 lo; global = points(n)
+    size_t nx, pitch, plane, hplane;  // plane: a z plane on the GPU (pitch ny); hplane: on the host (nx ny)
+    size_t count, guard, lo, local, global;  // count: the slab's points; local: elements, ghosts included
     float *dev[MAX_FIELDS];     // the first plane this process owns of each field
     float *host_in[MAX_FIELDS]; // the inputs of the validation run (IN fields), the whole grid
     float *h_all;               // rank 0 of several: the gathered result
@@ -67,10 +70,13 @@ static void fields_alloc(struct fields *F, const struct lab *lab, const struct p
 {
     memset(F, 0, sizeof *F);
     F->lab = lab;
-    F->plane = p->n[0] * p->n[1];
-    F->count = F->plane * p->slab_nz;
+    F->nx = p->n[0];
+    F->pitch = p->pitch;
+    F->plane = p->pitch * p->n[1];
+    F->hplane = p->n[0] * p->n[1];
+    F->count = F->hplane * p->slab_nz;
     F->lo = F->plane * (size_t)p->ghost;
-    F->local = F->count + 2 * F->lo;
+    F->local = F->plane * p->slab_nz + 2 * F->lo;
     F->global = points(p->n);
     F->guard = guard_elems(lab, p);
     int n_in = 0, n_out = 0, n_scratch = 0;
@@ -105,6 +111,46 @@ static void fields_alloc(struct fields *F, const struct lab *lab, const struct p
 // The first element of field f's allocation (its guard band).
 static float *field_base(const struct fields *F, int f) { return F->dev[f] - F->lo - F->guard; }
 
+// `rows` rows of `width` elements from src (spitch apart) to dst (dpitch apart): one copy where
+// both are contiguous, else cudaMemcpy2D (pitches below 2^31 bytes), else a row at a time.
+static void copy_rows(float *dst, size_t dpitch, const float *src, size_t spitch, size_t width, size_t rows,
+                      enum cudaMemcpyKind kind)
+{
+    const size_t e = sizeof(float);
+    if (dpitch == width && spitch == width)
+        CUDA_CHECK(cudaMemcpy(dst, src, width * rows * e, kind));
+    else if (dpitch * e <= INT_MAX && spitch * e <= INT_MAX)
+        CUDA_CHECK(cudaMemcpy2D(dst, dpitch * e, src, spitch * e, width * e, rows, kind));
+    else
+        for (size_t r = 0; r < rows; r++) CUDA_CHECK(cudaMemcpy(dst + r * dpitch, src + r * spitch, width * e, kind));
+}
+
+// NaN into the padding of `rows` rows on the GPU (legacy stream): one 2D memset where its pitch
+// limit allows (2^31 bytes), else a row at a time.
+static void poison_padding(float *a, size_t nx, size_t pitch, size_t rows)
+{
+    const size_t e = sizeof(float);
+    if (pitch * e <= INT_MAX)
+        CUDA_CHECK(cudaMemset2DAsync(a + nx, pitch * e, POISON_BYTE, (pitch - nx) * e, rows, 0));
+    else
+        for (size_t r = 0; r < rows; r++) CUDA_CHECK(cudaMemsetAsync(a + r * pitch + nx, POISON_BYTE, (pitch - nx) * e, 0));
+}
+
+// Rows of nx elements, pitch apart, moved together in place (a field as the host compares it).
+static void pack_rows(float *a, size_t nx, size_t pitch, size_t rows)
+{
+    if (pitch != nx)
+        for (size_t r = 1; r < rows; r++) memmove(a + r * nx, a + r * pitch, nx * sizeof *a);
+}
+
+// Whether the padding at the end of each of `rows` rows is still poison.
+static int padding_intact(const float *a, size_t nx, size_t pitch, size_t rows)
+{
+    for (size_t r = 0; r < rows && pitch > nx; r++)
+        if (!guard_intact(a + r * pitch + nx, pitch - nx)) return 0;
+    return 1;
+}
+
 // The planes of this process's slab and its ghost planes that lie in the grid: zlo .. zhi - 1.
 static void slab_span(const struct problem *p, size_t *zlo, size_t *zhi)
 {
@@ -120,7 +166,7 @@ static void upload_slab(const struct fields *F, const struct problem *p, int f, 
     size_t zlo, zhi;
     slab_span(p, &zlo, &zhi);
     float *at = F->dev[f] - (p->slab_z0 - zlo) * F->plane;
-    CUDA_CHECK(cudaMemcpy(at, grid + zlo * F->plane, (zhi - zlo) * F->plane * sizeof(float), cudaMemcpyHostToDevice));
+    copy_rows(at, F->pitch, grid + zlo * F->hplane, F->nx, F->nx, (zhi - zlo) * p->n[1], cudaMemcpyHostToDevice);
 }
 
 static void fields_free(struct fields *F)
@@ -162,8 +208,8 @@ static void prepare_run(const struct fields *F, const struct problem *p, uint64_
             F->lab->input_rule(p, f, scale, &offset, &slope)) {
             size_t zlo, zhi;  // this process's planes: its slab and the ghost planes in the grid
             slab_span(p, &zlo, &zhi);
-            device_fill_seeded(F->dev[f] - (p->slab_z0 - zlo) * F->plane, F->plane, zlo, zhi - zlo, scale, offset,
-                               slope, field_seed(seed, f));
+            device_fill_seeded(F->dev[f] - (p->slab_z0 - zlo) * F->plane, F->nx, F->pitch, p->n[1], zlo, zhi - zlo,
+                               scale, offset, slope, field_seed(seed, f));
         } else if (F->lab->fields[f].role == FIELD_IN && F->lab->input) {
             if (staged < F->global) {
                 free(staging);
@@ -173,8 +219,10 @@ static void prepare_run(const struct fields *F, const struct problem *p, uint64_
             F->lab->input(p, f, seed, staging);
             upload_slab(F, p, f, staging);
         } else if (F->lab->fields[f].role == FIELD_IN)  // one process (lab_main refuses ghosts without `input`)
-            device_fill_random(F->dev[f], F->count, field_seed(seed, f));
-        else
+            device_fill_random(F->dev[f], F->nx, F->pitch, p->n[1] * p->slab_nz, field_seed(seed, f));
+        if (F->lab->fields[f].role == FIELD_IN && F->pitch > F->nx)  // NaN again where a run may have written it
+            poison_padding(F->dev[f], F->nx, F->pitch, p->n[1] * p->slab_nz);
+        if (F->lab->fields[f].role != FIELD_IN)
             CUDA_CHECK(cudaMemsetAsync(field_base(F, f), POISON_BYTE, (F->local + 2 * F->guard) * sizeof(float), 0));
     }
 }
@@ -202,7 +250,8 @@ static int launch_and_wait(const struct variant *v, const struct problem *p, con
 }
 
 // Copy the result field with its guards back and compare it with ref; check every other
-// field's guards, and that no input changed (against `inputs`, when given). Returns 1 on pass.
+// field's guards, that no input's padding was written and that no input changed (against
+// `inputs`, when given). Returns 1 on pass.
 static int check_run(const struct options *o, const struct fields *F, float *h_out, const double *ref,
                      float *const *inputs, double *rel_err, char *note, size_t notelen, FILE *log)
 {
@@ -211,7 +260,7 @@ static int check_run(const struct options *o, const struct fields *F, float *h_o
     const size_t count = F->count, guard = F->guard, local = F->local, total = local + 2 * guard;
     size_t zlo, zhi;
     slab_span(p, &zlo, &zhi);
-    const size_t in_at = guard + F->lo - (p->slab_z0 - zlo) * F->plane, in_n = (zhi - zlo) * F->plane;
+    const size_t in_at = guard + F->lo - (p->slab_z0 - zlo) * F->plane, in_rows = (zhi - zlo) * p->n[1];
     double l2, atol, rtol;
     problem_tolerance(lab, p, &l2, &atol, &rtol);
     // Every other field first, through h_out; the result last, so that h_out keeps it (--dump).
@@ -223,14 +272,19 @@ static int check_run(const struct options *o, const struct fields *F, float *h_o
         CUDA_CHECK(cudaMemcpy(h_out, field_base(F, f), total * sizeof(float), cudaMemcpyDeviceToHost));
         if (!broken && !(guard_intact(h_out, guard) && guard_intact(h_out + guard + local, guard)))
             broken = lab->fields[f].name;
-        // an input, with the ghost planes it came with, as it was uploaded
-        if (is_in && inputs && changed < 0 && memcmp(h_out + in_at, inputs[k] + zlo * F->plane, in_n * sizeof(float)))
-            changed = f;
+        // an input, with the ghost planes it came with, as it was uploaded; its padding still NaN
+        if (is_in && changed < 0) {
+            if (!padding_intact(h_out + in_at, F->nx, F->pitch, in_rows)) changed = f;
+            pack_rows(h_out + in_at, F->nx, F->pitch, in_rows);
+            if (inputs && memcmp(h_out + in_at, inputs[k] + zlo * F->hplane, in_rows * F->nx * sizeof(float)))
+                changed = f;
+        }
         k += is_in;
     }
     CUDA_CHECK(cudaMemcpy(h_out, field_base(F, F->result), total * sizeof(float), cudaMemcpyDeviceToHost));
     if (!(guard_intact(h_out, guard) && guard_intact(h_out + guard + local, guard)))
         broken = lab->fields[F->result].name;
+    pack_rows(h_out + guard + F->lo, F->nx, F->pitch, p->slab_nz * p->n[1]);  // the output's padding is not checked
     // Several processes: rank 0 gathers the slabs and compares; every rank learns the verdict.
     const float *got = h_out + guard + F->lo;
     if (ranks_size() > 1) {
@@ -562,7 +616,7 @@ static int lab_setup(struct options *o, struct device *dev, double *copy_gbps)
         return 2;
     }
     o->n_selected = kept;
-    const size_t plane = o->prob.n[0] * o->prob.n[1], guard = guard_elems(o->lab, &o->prob);
+    const size_t plane = o->prob.pitch * o->prob.n[1], guard = guard_elems(o->lab, &o->prob);
     const size_t local = plane * (o->prob.slab_nz + 2 * (size_t)o->prob.ghost);
     double need = (double)o->lab->n_fields * (double)(local + 2 * guard) * sizeof(float);
     // Leave room for the copy-bandwidth buffers and the CUDA context (processes sharing a GPU
@@ -597,11 +651,11 @@ static void analytic_error(const struct lab *lab, const struct variant *v, const
     prepare_run(F, p, 0);
     for (int f = 0, k = 0; f < lab->n_fields; f++)
         if (lab->fields[f].role == FIELD_IN)
-            CUDA_CHECK(cudaMemcpy(F->dev[f], h_in[k++], count * sizeof(float), cudaMemcpyHostToDevice));
+            copy_rows(F->dev[f], F->pitch, h_in[k++], F->nx, F->nx, count / F->nx, cudaMemcpyHostToDevice);
     if (v->prepare) v->prepare(p);
     v->launch(p, &F->ctx);
     CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaMemcpy(h_out, F->dev[F->result], count * sizeof(float), cudaMemcpyDeviceToHost));
+    copy_rows(h_out, F->nx, F->dev[F->result], F->pitch, F->nx, count / F->nx, cudaMemcpyDeviceToHost);
     abs_errors(h_out, exact, count, max_err, rms_err);
 }
 
@@ -924,9 +978,9 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     set_program_name(argv[0]);
     const int first = ranks_rank() == 0, ranks = ranks_size();
     if (lab->n_fields > MAX_FIELDS || lab->n_params > MAX_PARAMS || lab->dims > MAX_DIMS ||
-        (lab->ghost && !lab->input)) {
+        (lab->ghost && (!lab->input || lab->row_align))) {
         fprintf(stderr, "%s: lab %d defines more fields, parameters or dimensions than common/lab.h allows, "
-                "or ghost planes without its own inputs\n", program_name(), lab->number);
+                "or ghost planes without its own inputs or with padded rows\n", program_name(), lab->number);
         return 2;
     }
     struct options o;

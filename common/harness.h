@@ -73,14 +73,15 @@ double measure_copy_gbps(size_t free_bytes);  // device-to-device copy, read + w
 // B2B_BATCH launches between two events, divided by B2B_BATCH.
 double time_empty_launch_ms(int back_to_back);
 enum { B2B_BATCH = 20 };
-// Enqueued on the legacy default stream: the input of a run (the same numbers as fill_random),
-// and a kernel that keeps the GPU busy for `us` microseconds so that the launches queued
-// behind it start back to back, whatever the host does meanwhile.
-void device_fill_random(float *a, size_t count, uint64_t seed);
-// fill_seeded on the GPU: the planes first .. first + planes - 1 of a seeded input (scale: the
-// whole grid's, on the host) into a.
-void device_fill_seeded(float *a, size_t plane, size_t first, size_t planes, const double *scale, double offset,
-                        double slope, uint64_t seed);
+// Enqueued on the legacy default stream: the input of a run (the same numbers as fill_random of
+// the grid without padding) in `rows` rows of nx elements, pitch apart (the padding is left as
+// it is), and a kernel that keeps the GPU busy for `us` microseconds so that the launches
+// queued behind it start back to back, whatever the host does meanwhile.
+void device_fill_random(float *a, size_t nx, size_t pitch, size_t rows, uint64_t seed);
+// fill_seeded on the GPU: the planes first .. first + planes - 1 of a seeded input of nx x ny
+// planes (scale: the whole grid's, on the host) into a, rows pitch apart.
+void device_fill_seeded(float *a, size_t nx, size_t pitch, size_t ny, size_t first, size_t planes, const double *scale,
+                        double offset, double slope, uint64_t seed);
 void device_spin(double us);
 
 // ---- the one error path ----

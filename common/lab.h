@@ -23,6 +23,12 @@ enum { MAX_DIMS = 3, MAX_FIELDS = 8, MAX_PARAMS = 4 };  // lab_main refuses a de
 // What a variant is asked to compute. Sizes are element counts, x fastest.
 struct problem {
     size_t n[MAX_DIMS];        // nx, ny, nz (unused dimensions are 1)
+    // Elements from the start of one row (fixed y and z) to the next in every field: nx, or nx
+    // rounded up to the lab's row_align (labs 5 and 8), so that every row starts 128-byte
+    // aligned. Point (x, y, z) is element x + pitch * (y + ny * z); the pitch - nx elements at
+    // the end of a row (the padding) are NaN in the inputs, never read for an answer, and may be
+    // written in the outputs.
+    size_t pitch;
     int dims;                  // 1, 2 or 3
     int order;                 // order in space (labs with --order), else 0
     int steps;                 // time steps (labs with --steps), else 0
@@ -30,7 +36,8 @@ struct problem {
     int sm_count;              // multiprocessors of the GPU
     size_t smem_optin;         // the most shared memory one block may ask for, in bytes
     // A point source (lab 8), made by the definition: step s (0-based) adds source[s] to the
-    // new field at point source_at. NULL when the problem has none. Host memory.
+    // new field at point source_at (x + nx * (y + ny * z): device_index gives its element).
+    // NULL when the problem has none. Host memory.
     const float *source;
     size_t source_at;
     // This process's z-slab (lab 9; one process owns every plane: slab_z0 = 0, slab_nz = n[2]):
@@ -87,6 +94,9 @@ int laplacian_coefficients(int order, double *c);
 
 static inline unsigned ceil_div(size_t a, unsigned b) { return (unsigned)((a + b - 1) / b); }
 
+// The element of a field that holds point i of the grid counted without padding (x fastest).
+static inline size_t device_index(const struct problem *p, size_t i) { return i / p->n[0] * p->pitch + i % p->n[0]; }
+
 // ---- the definition (labs/labN_name/lab.c) ----
 
 enum field_role { FIELD_IN, FIELD_OUT, FIELD_SCRATCH };
@@ -142,6 +152,7 @@ struct lab {
     int max_dims;       // 0, or more than dims: --size may also give that many numbers (lab 7: 3)
     size_t default_n[MAX_DIMS];
     size_t min_n[MAX_DIMS];
+    int row_align;      // 0, or pad every row to a multiple of this many elements (problem.pitch)
     int default_order;  // 0: no --order
     int (*order_ok)(int order);
     int default_steps;  // 0: no --steps

@@ -305,9 +305,12 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
     return 0;
 }
 
-// This process's slab of p (lab.h): all of it with one rank; ranks and gpus as the run has them.
+// This process's slab of p (lab.h): all of it with one rank; ranks and gpus as the run has them;
+// and the rows' pitch.
 void problem_slab(const struct lab *lab, struct problem *p, int gpus)
 {
+    size_t a = lab->row_align > 0 ? (size_t)lab->row_align : 1;
+    p->pitch = (p->n[0] + a - 1) / a * a;
     struct slab s = slab_of(p->n[2], ranks_size(), ranks_rank());
     p->slab_z0 = s.z0;
     p->slab_nz = s.nz;

@@ -15,7 +15,7 @@ void star_reference(const struct problem *p, int kind, const float *const *in, d
 // The stencil reaches r planes beyond the point; a bug reaching one more still reads NaN.
 size_t star_guard(const struct problem *p)
 {
-    return (size_t)(star_radius(p) + 1) * (p->n[0] * p->n[1] + p->n[0] + 1);
+    return (size_t)(star_radius(p) + 1) * (p->pitch * p->n[1] + p->pitch + 1);
 }
 
 int star_order_ok(int order) { return order >= 2 && order <= 2 * MAX_RADIUS && order % 2 == 0; }

@@ -26,8 +26,8 @@ __device__ __forceinline__ bool near_face(int x, int y, int z, int nx, int ny, i
 // Grid dimensions y and z hold at most 65535 blocks.
 static inline const char *refuse_grid(const struct problem *p, size_t blocks_y, size_t blocks_z)
 {
-    if (p->n[0] > 0x7fffffff || p->n[1] > 0x7fffffff || p->n[2] > 0x7fffffff)
-        return "every dimension must be below 2^31 (int coordinates)";
+    if (p->pitch > 0x7fffffff || p->n[1] > 0x7fffffff || p->n[2] > 0x7fffffff)
+        return "every dimension (and the padded row) must be below 2^31 (int coordinates)";
     if (blocks_y > 65535) return "too many blocks along y for the grid (65535 at most)";
     if (blocks_z > 65535) return "too many blocks along z for the grid (65535 at most)";
     return NULL;

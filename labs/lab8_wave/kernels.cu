@@ -10,18 +10,19 @@
 #include <stdint.h>
 
 #include "async.cuh"
-#include "quad.cuh"
 #include "wave.cuh"  // wave.h, and the weights c_wave
 
 // ---- what every variant shares: the update of one point, and the chain of S steps ----
 
 // One step: read u (the current level), u_prev and vsq, write the new level into next. next
 // may be u_prev itself (in place: a point reads its own old value before writing it), so neither
-// has __restrict__. src is the source point (SIZE_MAX: none), amp what the step adds there.
+// has __restrict__. Every field's rows are pitch elements apart (nx rounded up to 32, lab.h):
+// point (x, y, z) is element x + pitch * (y + ny * z). src is the source point's element
+// (SIZE_MAX: none), amp what the step adds there.
 struct step_args {
     const float *u, *up, *vsq;
     float *next;
-    int nx, ny, nz, sponge;
+    int nx, pitch, ny, nz, sponge;
     size_t src;
     float amp;
 };
@@ -33,8 +34,8 @@ typedef void step_fn(const struct problem *p, const struct step_args *a, cudaStr
 static void run_steps(const struct problem *p, const struct context *ctx, step_fn *step)
 {
     float *a = p->steps % 2 ? ctx->out[0] : ctx->scratch[0], *b = p->steps % 2 ? ctx->scratch[0] : ctx->out[0];
-    struct step_args s = {ctx->in[1], ctx->in[0], ctx->in[2], NULL, (int)p->n[0], (int)p->n[1], (int)p->n[2],
-                          (int)p->param[2], p->source ? p->source_at : SIZE_MAX, 0.f};
+    struct step_args s = {ctx->in[1], ctx->in[0], ctx->in[2], NULL, (int)p->n[0], (int)p->pitch, (int)p->n[1],
+                          (int)p->n[2], (int)p->param[2], p->source ? device_index(p, p->source_at) : SIZE_MAX, 0.f};
     for (int k = 0; k < p->steps; k++) {
         s.next = k % 2 == 0 ? a : b;
         s.amp = p->source ? p->source[k] : 0.f;
@@ -58,7 +59,7 @@ __global__ void __launch_bounds__(256) wave_naive(struct step_args a)
 {
     const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y, z = blockIdx.z;
     if (x >= a.nx || y >= a.ny) return;
-    const size_t sy = a.nx, sz = (size_t)a.nx * a.ny, i = z * sz + y * sy + x;
+    const size_t sy = a.pitch, sz = (size_t)a.pitch * a.ny, i = z * sz + y * sy + x;
     const int d = wave_depth(x, y, z, a.nx, a.ny, a.nz);
     float v = 0.f;  // the boundary layer stays zero
     // TODO(student): at depth d >= 0, v = the leapfrog update of point i: lap = c_wave[0] * u[i]
@@ -100,10 +101,10 @@ __global__ void __launch_bounds__(TX *TY) wave_queue(struct step_args a, int zch
 {
     constexpr int R = WAVE_R, H = TY * PY, SW = TX + 2 * R;
     __shared__ float s[H + 2 * R][SW];
-    const int tx = threadIdx.x, ty = threadIdx.y, nx = a.nx, ny = a.ny, nz = a.nz;
+    const int tx = threadIdx.x, ty = threadIdx.y, nx = a.nx, pitch = a.pitch, ny = a.ny, nz = a.nz;
     const int x0 = blockIdx.x * TX, y0 = blockIdx.y * H, x = x0 + tx;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
-    const size_t plane = (size_t)nx * ny;
+    const size_t plane = (size_t)pitch * ny;
     const float *__restrict__ u = a.u;
 
     int ys[PY];
@@ -116,7 +117,7 @@ __global__ void __launch_bounds__(TX *TY) wave_queue(struct step_args a, int zch
 #pragma unroll
         for (int i = 1; i <= 2 * R; i++) {
             const int zz = z0 - R + i - 1;
-            q[p][i] = mine[p] && zz >= 0 && zz < nz ? u[zz * plane + (size_t)ys[p] * nx + x] : 0.f;
+            q[p][i] = mine[p] && zz >= 0 && zz < nz ? u[zz * plane + (size_t)ys[p] * pitch + x] : 0.f;
         }
     }
     // Halo loads of this thread (values outside the grid are never used: a point that computes
@@ -183,8 +184,11 @@ extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w)
 // u_prev and vsq that needs more than 255 registers and spills); the tile is 128x16. The
 // planes go round a ring of RING shared buffers, each with an mbarrier (split arrive and wait,
 // so a warp may run ahead of the slowest); the halo quads are copied by cp.async AHEAD planes
-// ahead. u_prev and vsq come as float4, one plane ahead. Any nx: common/quad.cuh takes a quad of
-// a row that starts off 16-byte alignment (ALIGNED = false; the kernel is compiled for both).
+// ahead. u_prev and vsq come as float4, one plane ahead. Any nx: the harness pads every row to a
+// multiple of 32 floats (p->pitch), so every row starts 128-byte aligned and every quad is one
+// aligned float4, loaded, copied and stored whole. The last quad of a row may reach into the
+// padding (NaN in the inputs): its lanes there feed only points of the boundary layer or past nx
+// (depth < 0: zero), and the latter are stored into the output's padding, which is allowed.
 
 constexpr int QUAD_W = 128, QUAD_H = 16, RING = 6, AHEAD = 3;
 
@@ -197,19 +201,17 @@ struct Quad {
     static constexpr size_t SMEM = (size_t)RING * ROWS * QW * sizeof(float4);
 };
 
-template <bool ALIGNED>
 __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int zchunk)
 {
     using C = Quad;
     constexpr int R = C::R, PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
     extern __shared__ float4 ring[];           // RING planes of ROWS x QW quads
     __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
-    const int nx = a.nx, ny = a.ny, nz = a.nz;
+    const int nx = a.nx, pitch = a.pitch, ny = a.ny, nz = a.nz;
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
-    const size_t plane = (size_t)nx * ny;
-    const int n = ALIGNED ? 4 : min(4, nx - x);  // the quad's points in its row
+    const size_t plane = (size_t)pitch * ny;
     const float *__restrict__ in = a.u;
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY];
@@ -217,7 +219,8 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
     for (int p = 0; p < PY; p++) mine[p] = x < nx && y0 + p < ny;
     // Halo quad h: first the R rows above and below the tile, then XQ quads left and right of
     // each of its rows; quads outside the grid are never loaded (no point that uses the stencil
-    // reads them).
+    // reads them). A quad that straddles nx brings padding (NaN) in its last lanes: they feed
+    // only points of the boundary layer (x >= nx - R) or past the row's end, both zero.
     int hslot[HS];
     const float *hp[HS];
 #pragma unroll
@@ -234,22 +237,22 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
         int gx = x0 + 4 * (col - XQ), gy = yb + row - R;
         bool ok = h < C::HALO && gx >= 0 && gy >= 0 && gx < nx && gy < ny;
         hslot[k] = ok ? row * QW + col : -1;
-        hp[k] = in + (ok ? (size_t)gy * nx + gx + (size_t)z0 * plane : 0);
+        hp[k] = in + (ok ? (size_t)gy * pitch + gx + (size_t)z0 * plane : 0);
     }
-    const float *cin = in + (size_t)y0 * nx + x + (size_t)(z0 - R) * plane;
+    const float *cin = in + (size_t)y0 * pitch + x + (size_t)(z0 - R) * plane;
     float4 q[PY][Q];  // q[p][i] = row y0+p at plane z-R+i
 #pragma unroll
     for (int i = 0; i < Q - 1; i++, cin += plane)
 #pragma unroll
         for (int p = 0; p < PY; p++)
-            q[p][i] = mine[p] && z0 - R + i >= 0 && z0 - R + i < nz ? load_quad<ALIGNED>(cin + p * nx) : make_float4(0.f, 0.f, 0.f, 0.f);
+            q[p][i] = mine[p] && z0 - R + i >= 0 && z0 - R + i < nz ? *(const float4 *)(cin + p * pitch) : make_float4(0.f, 0.f, 0.f, 0.f);
     const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
     __syncthreads();                               // the barriers are initialised
     for (int i = 0; i < AHEAD; i++) {
         if (z0 + i < z1)
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy_quad<ALIGNED>(ring + i * PLANE + hslot[k], hp[k] + i * plane);
+                if (hslot[k] >= 0) async_copy16(ring + i * PLANE + hslot[k], hp[k] + i * plane);
         async_commit();  // one group per plane, empty or not, so that async_landed counts planes
     }
 #pragma unroll
@@ -258,7 +261,7 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
 #pragma unroll
     for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
     mbar_arrive(&full[0]);
-    const size_t row0 = (size_t)y0 * nx + x;
+    const size_t row0 = (size_t)y0 * pitch + x;
     // u_prev and vsq of the next plane, loaded one plane ahead (up_n, vs_n); the plane loop hands
     // them over as up_c, vs_c.
     float4 up_n[PY], vs_n[PY];
@@ -268,30 +271,30 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
 #pragma unroll
         for (int p = 0; p < PY; p++)
             if (mine[p]) {
-                const size_t i = z0 * plane + row0 + (size_t)p * nx;
-                up_n[p] = load_quad<ALIGNED>(a.up + i), vs_n[p] = load_quad<ALIGNED>(a.vsq + i);
+                const size_t i = z0 * plane + row0 + (size_t)p * pitch;
+                up_n[p] = *(const float4 *)(a.up + i), vs_n[p] = *(const float4 *)(a.vsq + i);
             }
 #pragma unroll 1
     for (int z = z0; z < z1; z++, cin += plane) {
         const int step = z - z0;
-        float4 up_c[PY], vs_c[PY];
+        [[maybe_unused]] float4 up_c[PY], vs_c[PY];  // unread in the skeleton until its TODO is done
 #pragma unroll
         for (int p = 0; p < PY; p++) up_c[p] = up_n[p], vs_c[p] = vs_n[p];
         if (z + 1 < z1 && z + 1 >= R && z + 1 < nz - R)
 #pragma unroll
             for (int p = 0; p < PY; p++)
                 if (mine[p]) {
-                    const size_t i = (z + 1) * plane + row0 + (size_t)p * nx;
-                    up_n[p] = load_quad<ALIGNED>(a.up + i), vs_n[p] = load_quad<ALIGNED>(a.vsq + i);
+                    const size_t i = (z + 1) * plane + row0 + (size_t)p * pitch;
+                    up_n[p] = *(const float4 *)(a.up + i), vs_n[p] = *(const float4 *)(a.vsq + i);
                 }
 #pragma unroll
         for (int p = 0; p < PY; p++)
-            if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = load_quad<ALIGNED>(cin + p * nx);
+            if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * pitch);
         if (z + AHEAD < z1) {
             float4 *ahead = ring + ((step + AHEAD) % RING) * PLANE;
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy_quad<ALIGNED>(ahead + hslot[k], hp[k]);
+                if (hslot[k] >= 0) async_copy16(ahead + hslot[k], hp[k]);
         }
         async_commit();
 #pragma unroll
@@ -307,24 +310,24 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
         const float4 *c = ring + (step % RING) * PLANE + own;
         const size_t at = z * plane + row0;
         if (z >= R && z < nz - R) {
-            float4 rows[PY + 2 * R];  // rows y0-R .. y0+PY-1+R of this quad column
+            [[maybe_unused]] float4 rows[PY + 2 * R];  // rows y0-R .. y0+PY-1+R of this quad column
 #pragma unroll
             for (int r = 0; r < PY + 2 * R; r++) rows[r] = r < R || r >= R + PY ? c[(r - R) * QW] : q[r - R][R];
 #pragma unroll
             for (int p = 0; p < PY; p++) {
                 if (!mine[p]) continue;
-                const size_t i = at + (size_t)p * nx;
+                const size_t i = at + (size_t)p * pitch;
                 float v[4] = {0.f, 0.f, 0.f, 0.f};
                 // TODO(student): the four points of row p: zero on the boundary layer, else the
                 // leapfrog update with the x neighbours from the row's window of shared quads, the
                 // y neighbours from rows[], the z neighbours from the queue, u_prev and vsq from
                 // up_c[p] and vs_c[p] (loaded a plane ahead); a.amp at the source point.
-                store_quad<ALIGNED>(a.next + i, make_float4(v[0], v[1], v[2], v[3]), n);
+                *(float4 *)(a.next + i) = make_float4(v[0], v[1], v[2], v[3]);  // lanes past nx: the padding
             }
         } else {  // the first and last R planes are boundary: zero
 #pragma unroll
             for (int p = 0; p < PY; p++)
-                if (mine[p]) store_quad<ALIGNED>(a.next + at + (size_t)p * nx, make_float4(0.f, 0.f, 0.f, 0.f), n);
+                if (mine[p]) *(float4 *)(a.next + at + (size_t)p * pitch) = make_float4(0.f, 0.f, 0.f, 0.f);
         }
 #pragma unroll
         for (int p = 0; p < PY; p++)
@@ -333,7 +336,7 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
     }
 }
 
-// One block of 256 threads fits an SM (192 registers a thread): 4 blocks per SM balance the
+// One block of 256 threads fits an SM (about 200 registers a thread): 4 blocks per SM balance the
 // tail without cutting the chunks short (a chunk reads 2R extra planes; at 512^3, 16 per SM
 // would make that 26 % more tile reads, 4 per SM 8 %).
 static int queue4_chunk(const struct problem *p)
@@ -345,10 +348,7 @@ static void step_queue4(const struct problem *p, const struct step_args *a, cuda
 {
     int zc = queue4_chunk(p);
     dim3 block(32, Quad::BY), grid(ceil_div(p->n[0], QUAD_W), ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], zc));
-    if (p->n[0] % 4 == 0)
-        wave_queue4<true><<<grid, block, Quad::SMEM, stream>>>(*a, zc);
-    else
-        wave_queue4<false><<<grid, block, Quad::SMEM, stream>>>(*a, zc);
+    wave_queue4<<<grid, block, Quad::SMEM, stream>>>(*a, zc);
 }
 
 extern "C" void launch_queue4_128x16(const struct problem *p, const struct context *ctx) { run_steps(p, ctx, step_queue4); }
@@ -375,6 +375,5 @@ extern "C" void setup_kernels(const struct problem *p)
 {
     wave_setup_weights();
     if (Quad::SMEM <= p->smem_optin)
-        for (const void *k : {(const void *)wave_queue4<true>, (const void *)wave_queue4<false>})
-            CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad::SMEM));
+        CUDA_CHECK(cudaFuncSetAttribute(wave_queue4, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad::SMEM));
 }

@@ -1,5 +1,6 @@
 # Lab 9 links MPI (its processes and the host exchange: common/ranks.c) and NCCL. Where either is
-# missing lab 9 alone is skipped, with one line, and the rest of the course builds.
+# missing lab 9 alone is skipped, with one line on stderr (stdout stays the commands'), and the rest
+# of the course builds.
 # NCCL: the CUDA toolkit's or the system's; else the one under NCCL_HOME (include/, lib/), which
 # is found for you where Python has the nvidia-nccl wheel (it has that layout). The library is
 # linked by its soname, as the wheel ships no libnccl.so link.
@@ -9,10 +10,10 @@ NCCL_HOME := $(if $(NCCL_SYSTEM),,$(shell python3 -c 'import nvidia.nccl as m; p
 endif
 HAVE_NCCL := $(if $(or $(NCCL_SYSTEM),$(wildcard $(NCCL_HOME)/include/nccl.h)),1)
 ifeq ($(HAVE_MPI),)
-$(info lab 9 skipped: no MPI here (Debian: libopenmpi-dev openmpi-bin))
+$(shell echo "lab 9 skipped: no MPI here (Debian: libopenmpi-dev openmpi-bin)" >&2)
 LAB_NAMES := $(filter-out lab9_multigpu,$(LAB_NAMES))
 else ifeq ($(HAVE_NCCL),)
-$(info lab 9 skipped: no NCCL here (the CUDA toolkit's, NCCL_HOME, or Debian: libnccl-dev))
+$(shell echo "lab 9 skipped: no NCCL here (the CUDA toolkit's, NCCL_HOME, or Debian: libnccl-dev)" >&2)
 LAB_NAMES := $(filter-out lab9_multigpu,$(LAB_NAMES))
 else
 NVFLAGS_lab9_multigpu = $(if $(NCCL_HOME),-I$(NCCL_HOME)/include)

@@ -5,8 +5,9 @@
 // register queue; only the current plane, which neighbours share, goes to shared memory.
 // Build and run: make lab5 && ./lab5 [--order K]     (make sol5 && ./sol5 for the solution)
 // The problem (lab.c): ctx->in[0] is the input, ctx->out[0] the output; launch on ctx->stream.
+// Rows are padded (lab.h): point (x, y, z) is element x + pitch * (y + ny * z), pitch = p->pitch,
+// a multiple of 32 floats, so every row starts 128-byte aligned.
 #include "async.cuh"
-#include "quad.cuh"
 #include "star.cuh"
 
 // ---- 1. regtile_7pt: 004's register tiling of the 7-point stencil ----
@@ -14,14 +15,14 @@
 
 constexpr int T = 32, OUT = T - 2, ZCHUNK = 32;
 
-__global__ void __launch_bounds__(T * T) star7_regtile(const float *in, float *out, int nx, int ny, int nz)
+__global__ void __launch_bounds__(T * T) star7_regtile(const float *in, float *out, int nx, int ny, int nz, int pitch)
 {
     __shared__ float curr_s[T][T];
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int x = blockIdx.x * OUT + tx - 1, y = blockIdx.y * OUT + ty - 1, z0 = blockIdx.z * ZCHUNK;
     const bool in_plane = x >= 0 && y >= 0 && x < nx && y < ny;
     const bool output = in_plane && tx >= 1 && ty >= 1 && tx <= OUT && ty <= OUT;
-    const size_t sz = (size_t)nx * ny, s0 = (size_t)y * nx + x;
+    const size_t sz = (size_t)pitch * ny, s0 = (size_t)y * pitch + x;
     float prev = 0, curr = 0, next = 0;
     if (in_plane && z0 >= 1) prev = in[(z0 - 1) * sz + s0];
     if (in_plane) curr = in[z0 * sz + s0];
@@ -52,7 +53,8 @@ __global__ void __launch_bounds__(T * T) star7_regtile(const float *in, float *o
 extern "C" void launch_regtile_7pt(const struct problem *p, const struct context *ctx)
 {
     dim3 block(T, T), grid(ceil_div(p->n[0], OUT), ceil_div(p->n[1], OUT), ceil_div(p->n[2], ZCHUNK));
-    star7_regtile<<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+    star7_regtile<<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2],
+                                                   (int)p->pitch);
 }
 
 extern "C" const char *refuse_regtile_7pt(const struct problem *p)
@@ -75,13 +77,13 @@ extern "C" void model_regtile_7pt(const struct problem *p, double *r, double *w)
 
 template <int ZP>
 __global__ void __launch_bounds__(256) star7_regcol(const float *__restrict__ in, float *__restrict__ out,
-                                                    int nx, int ny, int nz)
+                                                    int nx, int ny, int nz, int pitch)
 {
     const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y, z0 = blockIdx.z * ZP;
     if (x >= nx || y >= ny) return;
-    const size_t plane = (size_t)nx * ny, sy = nx;
-    const float *c = in + (size_t)y * nx + x;
-    float *o = out + (size_t)y * nx + x;
+    const size_t plane = (size_t)pitch * ny, sy = pitch;
+    const float *c = in + (size_t)y * pitch + x;
+    float *o = out + (size_t)y * pitch + x;
     const bool face_xy = x == 0 || y == 0 || x == nx - 1 || y == ny - 1;
     float col[ZP + 2];  // planes z0-1 .. z0+ZP of this column
 #pragma unroll
@@ -114,7 +116,8 @@ constexpr int ZP = 8;
 extern "C" void launch_regcol_z8(const struct problem *p, const struct context *ctx)
 {
     dim3 block(32, 8), grid(ceil_div(p->n[0], 32), ceil_div(p->n[1], 8), ceil_div(p->n[2], ZP));
-    star7_regcol<ZP><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+    star7_regcol<ZP><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2],
+                                                      (int)p->pitch);
 }
 
 extern "C" const char *refuse_regcol_z8(const struct problem *p)
@@ -133,26 +136,26 @@ extern "C" void model_regcol_z8(const struct problem *p, double *r, double *w)
 }
 
 // ---- 2b. regcol4_z4: the same with four x points per thread, float4 loads and stores ----
-// A thread's quad is four x points of one row, x a multiple of 4. When nx is a multiple of 4
-// every quad is a 16-byte aligned float4; at other sizes most rows start off alignment, and
-// common/quad.cuh's load_quad and store_quad take the quad as it lies (the last quad of a row
-// may hold fewer than 4 points).
+// A thread's quad is four x points of one row, x a multiple of 4: with rows padded to 32 floats
+// every quad is a 16-byte aligned float4, whatever nx. The last quad of a row may hold fewer
+// than 4 points; the rest of it is padding, which is read but never used, and written (the
+// output's padding is free).
 
-template <int ZP, bool ALIGNED>
+template <int ZP>
 __global__ void __launch_bounds__(256) star7_regcol4(const float *__restrict__ in, float *__restrict__ out,
-                                                     int nx, int ny, int nz)
+                                                     int nx, int ny, int nz, int pitch)
 {
     const int x = 4 * (blockIdx.x * 32 + threadIdx.x), y = blockIdx.y * 8 + threadIdx.y, z0 = blockIdx.z * ZP;
     if (x >= nx || y >= ny) return;
-    const int n = ALIGNED ? 4 : min(4, nx - x);  // the quad's points in the row
-    const size_t plane = (size_t)nx * ny, sy = nx;
-    const float *c = in + (size_t)y * nx + x;
-    float *o = out + (size_t)y * nx + x;
+    const int n = min(4, nx - x);  // the quad's points in the row
+    const size_t plane = (size_t)pitch * ny, sy = pitch;
+    const float *c = in + (size_t)y * pitch + x;
+    float *o = out + (size_t)y * pitch + x;
     float4 col[ZP + 2];
 #pragma unroll
     for (int i = 0; i < ZP + 2; i++) {
         int z = z0 - 1 + i;
-        col[i] = z >= 0 && z < nz ? load_quad<ALIGNED>(c + z * plane) : make_float4(0, 0, 0, 0);
+        col[i] = z >= 0 && z < nz ? *(const float4 *)(c + z * plane) : make_float4(0, 0, 0, 0);
     }
     const float c0 = c_star[0], c1 = c_star[1];
 #pragma unroll
@@ -161,12 +164,12 @@ __global__ void __launch_bounds__(256) star7_regcol4(const float *__restrict__ i
         if (z >= nz) break;
         const size_t s = z * plane;
         float4 v = col[i];  // the faces copy the input
-        // TODO(student): unless y or z is on a face, load the y neighbours as two quads
-        // (load_quad) and the outer x neighbours c[s - 1], c[s + 4] as scalars, and compute the
-        // quad's points that are not on an x face (x + j > 0 and x + j < nx - 1).
+        // TODO(student): unless y or z is on a face, load the y neighbours as two quads (float4)
+        // and the outer x neighbours c[s - 1], c[s + 4] as scalars, and compute the quad's
+        // points that are not on an x face (x + j > 0 and x + j < nx - 1).
         // BEGIN SOLUTION
         if (y > 0 && y < ny - 1 && z > 0 && z < nz - 1) {
-            const float4 a = load_quad<ALIGNED>(c + s - sy), b = load_quad<ALIGNED>(c + s + sy);
+            const float4 a = *(const float4 *)(c + s - sy), b = *(const float4 *)(c + s + sy);
             const float4 m = col[i], d = col[i - 1], u = col[i + 1];
             const float left = x > 0 ? c[s - 1] : 0.f, right = x + 4 < nx ? c[s + 4] : 0.f;
             // x + j < nx - 1 is j < n - 1: with n = 4 only the last point may be on the face
@@ -176,7 +179,7 @@ __global__ void __launch_bounds__(256) star7_regcol4(const float *__restrict__ i
             if (x + 4 < nx) v.w = c0 * m.w + c1 * (m.z + right + a.w + b.w + d.w + u.w);
         }
         // END SOLUTION
-        store_quad<ALIGNED>(o + s, v, n);
+        *(float4 *)(o + s) = v;
     }
 }
 
@@ -185,10 +188,8 @@ constexpr int ZP4 = 4;
 extern "C" void launch_regcol4_z4(const struct problem *p, const struct context *ctx)
 {
     dim3 block(32, 8), grid(ceil_div(p->n[0], 128), ceil_div(p->n[1], 8), ceil_div(p->n[2], ZP4));
-    if (p->n[0] % 4 == 0)  // every row aligned: the plain float4 kernel
-        star7_regcol4<ZP4, true><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
-    else
-        star7_regcol4<ZP4, false><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2]);
+    star7_regcol4<ZP4><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2],
+                                                        (int)p->pitch);
 }
 
 extern "C" const char *refuse_regcol4_z4(const struct problem *p)
@@ -287,14 +288,14 @@ __device__ __forceinline__ void queue_step(
 
 template <int R, int TX, int TY, int PY>
 __global__ void __launch_bounds__(TX *TY)
-    star_queue(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int zchunk)
+    star_queue(const float *__restrict__ in, float *__restrict__ out, int nx, int ny, int nz, int pitch, int zchunk)
 {
     using Tl = Tile<R, TX, TY, PY>;
     __shared__ float s[(Tl::H + 2 * R) * Tl::SW];
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * TX + tx;
     const int x0 = blockIdx.x * TX, y0 = blockIdx.y * Tl::H, x = x0 + tx;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
-    const size_t plane = (size_t)nx * ny;
+    const size_t plane = (size_t)pitch * ny;
 
     int ys[PY];
     bool col_ok[PY];
@@ -303,7 +304,7 @@ __global__ void __launch_bounds__(TX *TY)
     for (int p = 0; p < PY; p++) {
         ys[p] = y0 + ty + p * TY;
         col_ok[p] = x < nx && ys[p] < ny;
-        col[p] = col_ok[p] ? (size_t)ys[p] * nx + x : 0;
+        col[p] = col_ok[p] ? (size_t)ys[p] * pitch + x : 0;
     }
     // Halo value h: first the R rows above and below the tile (2R rows of TX), then the R
     // columns left and right of it (H rows of 2R). Values outside the grid are never used
@@ -325,7 +326,7 @@ __global__ void __launch_bounds__(TX *TY)
         int gx = x0 + colx - R, gy = y0 + row - R;
         bool ok = h < Tl::HALO && gx >= 0 && gy >= 0 && gx < nx && gy < ny;
         hidx[k] = ok ? row * Tl::SW + colx : -1;
-        hoff[k] = ok ? (size_t)gy * nx + gx : 0;
+        hoff[k] = ok ? (size_t)gy * pitch + gx : 0;
     }
 
     Column<R, TX, TY, PY> c;
@@ -371,14 +372,14 @@ static void launch_queue(const struct problem *p, const struct context *ctx)
     size_t tiles = (size_t)ceil_div(p->n[0], TX) * ceil_div(p->n[1], TY * PY);
     int r = star_radius(p), zc = zchunk(p, tiles, r, 16);
     dim3 block(TX, TY), grid(ceil_div(p->n[0], TX), ceil_div(p->n[1], TY * PY), ceil_div(p->n[2], zc));
-    const int nx = (int)p->n[0], ny = (int)p->n[1], nz = (int)p->n[2];
+    const int nx = (int)p->n[0], ny = (int)p->n[1], nz = (int)p->n[2], pitch = (int)p->pitch;
     switch (r) {  // the radius is a template parameter: the queue must be registers
-    case 1: star_queue<1, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
-    case 2: star_queue<2, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
-    case 3: star_queue<3, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
-    case 4: star_queue<4, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
-    case 5: star_queue<5, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
-    case 6: star_queue<6, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, zc); break;
+    case 1: star_queue<1, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc); break;
+    case 2: star_queue<2, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc); break;
+    case 3: star_queue<3, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc); break;
+    case 4: star_queue<4, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc); break;
+    case 5: star_queue<5, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc); break;
+    case 6: star_queue<6, TX, TY, PY><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc); break;
     }
 }
 
@@ -431,9 +432,9 @@ struct Quad {
 
 // The ring's split barriers and asynchronous copies are common/async.cuh's (mbar_*, async_*).
 
-template <int R, bool ALIGNED>
+template <int R>
 __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
-                                                          int nx, int ny, int nz, int zchunk)
+                                                          int nx, int ny, int nz, int pitch, int zchunk)
 {
     using C = Quad<R>;
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
@@ -442,8 +443,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
-    const size_t plane = (size_t)nx * ny;
-    const int n = min(4, nx - x);  // the quad's points in its row (common/quad.cuh: any nx)
+    const size_t plane = (size_t)pitch * ny;
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
 #pragma unroll
@@ -455,7 +455,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     }
     // Halo quad h: first the R rows above and below the tile (2R rows of 32 quads), then XQ
     // quads left and right of each of its H rows. Quads outside the grid are never loaded:
-    // only points that copy the input would read them.
+    // only points that copy the input would read them (nor is the padding a quad may end in).
     int hslot[HS];
     const float *hp[HS];
 #pragma unroll
@@ -472,16 +472,16 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
         int gx = x0 + 4 * (col - XQ), gy = yb + row - R;
         bool ok = h < C::HALO && gx >= 0 && gy >= 0 && gx < nx && gy < ny;
         hslot[k] = ok ? row * QW + col : -1;
-        hp[k] = in + (ok ? (size_t)gy * nx + gx + (size_t)z0 * plane : 0);
+        hp[k] = in + (ok ? (size_t)gy * pitch + gx + (size_t)z0 * plane : 0);
     }
     // q[p][i] = row y0+p at plane z-R+i; the queue is filled up to plane z0+R before the loop.
-    const float *cin = in + (size_t)y0 * nx + x + (size_t)(z0 - R) * plane;
+    const float *cin = in + (size_t)y0 * pitch + x + (size_t)(z0 - R) * plane;
     float4 q[PY][Q];
 #pragma unroll
     for (int i = 0; i < Q - 1; i++, cin += plane)
 #pragma unroll
         for (int p = 0; p < PY; p++)
-            if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = load_quad<ALIGNED>(cin + p * nx);
+            if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = *(const float4 *)(cin + p * pitch);
     const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
     __syncthreads();  // the barriers are initialised
     // Plane z goes to buffer (z - z0) % RING: its halo by cp.async AHEAD planes ahead, its tile
@@ -490,7 +490,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
         if (z0 + i < z1)
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy_quad<ALIGNED>(ring + i * PLANE + hslot[k], hp[k] + i * plane);
+                if (hslot[k] >= 0) async_copy16(ring + i * PLANE + hslot[k], hp[k] + i * plane);
         async_commit();  // one group per plane, empty or not, so that async_landed counts planes
     }
 #pragma unroll
@@ -499,19 +499,19 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 #pragma unroll
     for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
     mbar_arrive(&full[0]);
-    float *o = out + (size_t)y0 * nx + x + (size_t)z0 * plane;
+    float *o = out + (size_t)y0 * pitch + x + (size_t)z0 * plane;
 #pragma unroll 1
     for (int z = z0; z < z1; z++, cin += plane, o += plane) {
         const int step = z - z0;
         // Issue the loads for later planes first, then publish plane z+1, then wait for plane z.
 #pragma unroll
         for (int p = 0; p < PY; p++)
-            if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = load_quad<ALIGNED>(cin + p * nx);
+            if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * pitch);
         if (z + AHEAD < z1) {
             float4 *ahead = ring + ((step + AHEAD) % RING) * PLANE;
 #pragma unroll
             for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy_quad<ALIGNED>(ahead + hslot[k], hp[k]);
+                if (hslot[k] >= 0) async_copy16(ahead + hslot[k], hp[k]);
         }
         async_commit();
 #pragma unroll
@@ -563,12 +563,12 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
                     v[j] = copy[p][j] ? w[m] : v[j];
                     // END SOLUTION
                 }
-                if (mine[p]) store_quad<ALIGNED>(o + p * nx, make_float4(v[0], v[1], v[2], v[3]), n);
+                if (mine[p]) *(float4 *)(o + p * pitch) = make_float4(v[0], v[1], v[2], v[3]);
             }
         } else {  // the first and last R planes copy the input
 #pragma unroll
             for (int p = 0; p < PY; p++)
-                if (mine[p]) store_quad<ALIGNED>(o + p * nx, q[p][R], n);
+                if (mine[p]) *(float4 *)(o + p * pitch) = q[p][R];
         }
 #pragma unroll
         for (int p = 0; p < PY; p++)
@@ -589,10 +589,8 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
 {
     int zc = queue4_chunk(p, R);
     dim3 block(32, Quad<R>::BY), grid(ceil_div(p->n[0], QUAD_W), ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], zc));
-    if (p->n[0] % 4 == 0)
-        star_queue4<R, true><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
-    else
-        star_queue4<R, false><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2], zc);
+    star_queue4<R><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1],
+                                                               (int)p->n[2], (int)p->pitch, zc);
 }
 
 extern "C" void launch_queue4_128x16(const struct problem *p, const struct context *ctx)
@@ -638,14 +636,10 @@ extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w)
 extern "C" void setup_kernels(const struct problem *p)
 {
     star_setup(p);
-    const void *quad_kernels[2][6] = {
-        {(const void *)star_queue4<1, true>, (const void *)star_queue4<2, true>, (const void *)star_queue4<3, true>,
-         (const void *)star_queue4<4, true>, (const void *)star_queue4<5, true>, (const void *)star_queue4<6, true>},
-        {(const void *)star_queue4<1, false>, (const void *)star_queue4<2, false>, (const void *)star_queue4<3, false>,
-         (const void *)star_queue4<4, false>, (const void *)star_queue4<5, false>, (const void *)star_queue4<6, false>}};
+    const void *quad_kernels[6] = {(const void *)star_queue4<1>, (const void *)star_queue4<2>, (const void *)star_queue4<3>,
+                                   (const void *)star_queue4<4>, (const void *)star_queue4<5>, (const void *)star_queue4<6>};
     const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<5>::SMEM, Quad<6>::SMEM};
-    for (int a = 0; a < 2; a++)
-        for (int r = 0; r < 6; r++)
-            if (smem[r] <= p->smem_optin)
-                CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[a][r], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[r]));
+    for (int r = 0; r < 6; r++)
+        if (smem[r] <= p->smem_optin)
+            CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[r], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[r]));
 }

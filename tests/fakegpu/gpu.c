@@ -56,6 +56,19 @@ cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, enum cudaMemcpyKin
     memmove(d, s, n);
     return cudaSuccess;
 }
+cudaError_t cudaMemcpy2D(void *d, size_t dpitch, const void *s, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind k)
+{
+    (void)k;
+    if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
+    for (size_t r = 0; r < height; r++) memmove((char *)d + r * dpitch, (const char *)s + r * spitch, width);
+    return cudaSuccess;
+}
+cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int v, size_t width, size_t height, cudaStream_t s)
+{
+    (void)s;
+    for (size_t r = 0; r < height; r++) memset((char *)p + r * pitch, v, width);
+    return cudaSuccess;
+}
 cudaError_t cudaMemset(void *p, int v, size_t n) { memset(p, v, n); return cudaSuccess; }
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) { (void)s; memset(p, v, n); return cudaSuccess; }
 cudaError_t cudaEventCreate(cudaEvent_t *e) { *e = calloc(1, sizeof **e); return cudaSuccess; }
@@ -84,10 +97,24 @@ int device_open(struct device *dev)
 }
 double measure_copy_gbps(size_t free_bytes) { (void)free_bytes; return 10.0; }
 double time_empty_launch_ms(int back_to_back) { (void)back_to_back; return 0.001; }
-void device_fill_random(float *a, size_t count, uint64_t seed) { fill_random(a, count, seed); }
-void device_fill_seeded(float *a, size_t plane, size_t first, size_t planes, const double *scale, double offset,
-                        double slope, uint64_t seed)
+// The fills write rows of nx, pitch apart: made without padding, then spread.
+static void spread_rows(float *a, const float *packed, size_t nx, size_t pitch, size_t rows)
 {
-    fill_seeded(a, plane, first, planes, scale, offset, slope, seed);
+    for (size_t r = 0; r < rows; r++) memcpy(a + r * pitch, packed + r * nx, nx * sizeof *a);
+}
+void device_fill_random(float *a, size_t nx, size_t pitch, size_t rows, uint64_t seed)
+{
+    float *t = malloc(nx * rows * sizeof *t);
+    fill_random(t, nx * rows, seed);
+    spread_rows(a, t, nx, pitch, rows);
+    free(t);
+}
+void device_fill_seeded(float *a, size_t nx, size_t pitch, size_t ny, size_t first, size_t planes, const double *scale,
+                        double offset, double slope, uint64_t seed)
+{
+    float *t = malloc(nx * ny * planes * sizeof *t);
+    fill_seeded(t, nx * ny, first, planes, scale, offset, slope, seed);
+    spread_rows(a, t, nx, pitch, ny * planes);
+    free(t);
 }
 void device_spin(double us) { (void)us; }
