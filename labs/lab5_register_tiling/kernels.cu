@@ -109,6 +109,55 @@ extern "C" void model_regcol_z8(const struct problem *p, double *r, double *w)
     *w = 1;
 }
 
+// ---- the tail: a thin remainder of the grid, one point per thread ----
+// A block of 128 x points costs about the same whether it holds 128 points or one: in queue4
+// every warp runs the whole loop (at nx = 513 a fifth tile column would make the kernel 25%
+// slower for 0.2% more points), in regcol4_z4 the block is scheduled and waits for its loads.
+// So those kernels cover whole tiles, and where a thin strip is left over (at most TAIL_X
+// columns on the right, TAIL_Y rows at the bottom) this kernel takes it: the points with
+// x >= xm (every y), then those with y >= ym and x < xm, counted x fastest, one per thread for
+// every z, every neighbour a load (the strip is a fraction of a percent of the grid, and its
+// neighbours come from the caches).
+
+constexpr int TAIL_X = 32, TAIL_Y = 4;
+
+template <int R>
+__global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, float *__restrict__ out, int nx, int ny,
+                                                 int nz, int pitch, int xm, int ym)
+{
+    const size_t right = (size_t)(nx - xm) * ny, t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    int x, y;
+    if (t < right) {
+        x = xm + (int)(t % (size_t)(nx - xm)), y = (int)(t / (size_t)(nx - xm));
+    } else {
+        const size_t u = t - right;
+        if (xm == 0 || u >= (size_t)xm * (ny - ym)) return;
+        x = (int)(u % xm), y = ym + (int)(u / xm);
+    }
+    const size_t plane = (size_t)pitch * ny, sy = pitch;
+    for (int z = blockIdx.y; z < nz; z += gridDim.y) {
+        const size_t s = z * plane + y * sy + x;
+        float v = in[s];
+        if (!near_face(x, y, z, nx, ny, nz, R)) {
+            v *= c_star[0];
+#pragma unroll
+            for (int i = 1; i <= R; i++)
+                v += c_star[i] * (in[s - i] + in[s + i] + in[s - i * sy] + in[s + i * sy] + in[s - i * plane] + in[s + i * plane]);
+        }
+        out[s] = v;
+    }
+}
+
+// Launch star_tail for the points outside x < xm, y < ym.
+template <int R>
+static void launch_tail(const struct problem *p, const struct context *ctx, size_t xm, size_t ym)
+{
+    size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);
+    if (tail)
+        star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(p->n[2] < 65535 ? p->n[2] : 65535)), 256, 0, ctx->stream>>>(
+            ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2], (int)p->pitch, (int)xm, (int)ym);
+}
+
 // ---- 2b. regcol4_z4: the same with four x points per thread, float4 loads and stores ----
 // A thread's quad is four x points of one row, x a multiple of 4: with rows padded to 32 floats
 // every quad is a 16-byte aligned float4, whatever nx. The last quad of a row may hold fewer
@@ -149,9 +198,12 @@ constexpr int ZP4 = 4;
 
 extern "C" void launch_regcol4_z4(const struct problem *p, const struct context *ctx)
 {
-    dim3 block(32, 8), grid(ceil_div(p->n[0], 128), ceil_div(p->n[1], 8), ceil_div(p->n[2], ZP4));
+    // whole blocks of 128 x points, and a thin strip on the right to the tail
+    const size_t rx = p->n[0] % 128, xm = p->n[0] >= 128 && rx <= TAIL_X ? p->n[0] - rx : p->n[0];
+    dim3 block(32, 8), grid(ceil_div(xm, 128), ceil_div(p->n[1], 8), ceil_div(p->n[2], ZP4));
     star7_regcol4<ZP4><<<grid, block, 0, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2],
                                                         (int)p->pitch);
+    launch_tail<1>(p, ctx, xm, p->n[1]);
 }
 
 extern "C" const char *refuse_regcol4_z4(const struct problem *p)
@@ -503,20 +555,32 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     }
 }
 
+// The part of the grid queue4 covers, x < *xm and y < *ym: whole tiles where the rest is a thin
+// strip, else all of it (partial tiles at the edges).
+static void queue4_extent(const struct problem *p, size_t *xm, size_t *ym)
+{
+    size_t nx = p->n[0], ny = p->n[1], rx = nx % QUAD_W, ry = ny % QUAD_H;
+    *xm = nx >= QUAD_W && rx <= TAIL_X ? nx - rx : nx;
+    *ym = ny >= QUAD_H && ry <= TAIL_Y ? ny - ry : ny;
+}
+
 // z chunks: about 16 blocks per SM up to order 8 (128 threads each), 4 above (512 threads).
 static int queue4_chunk(const struct problem *p, int r)
 {
-    size_t tiles = (size_t)ceil_div(p->n[0], QUAD_W) * ceil_div(p->n[1], QUAD_H);
-    return zchunk(p, tiles, r, r <= 4 ? 16 : 4);
+    size_t xm, ym;
+    queue4_extent(p, &xm, &ym);
+    return zchunk(p, (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H), r, r <= 4 ? 16 : 4);
 }
 
 template <int R>
 static void launch_queue4_r(const struct problem *p, const struct context *ctx)
 {
-    int zc = queue4_chunk(p, R);
-    dim3 block(32, Quad<R>::BY), grid(ceil_div(p->n[0], QUAD_W), ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], zc));
-    star_queue4<R><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1],
-                                                               (int)p->n[2], (int)p->pitch, zc);
+    const int zc = queue4_chunk(p, R), nx = (int)p->n[0], ny = (int)p->n[1], nz = (int)p->n[2], pitch = (int)p->pitch;
+    size_t xm, ym;
+    queue4_extent(p, &xm, &ym);
+    dim3 block(32, Quad<R>::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
+    star_queue4<R><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
+    launch_tail<R>(p, ctx, xm, ym);
 }
 
 extern "C" void launch_queue4_128x16(const struct problem *p, const struct context *ctx)
@@ -536,7 +600,11 @@ extern "C" const char *refuse_queue4_128x16(const struct problem *p)
     int r = star_radius(p);
     size_t smem = r <= 4 ? Quad<4>::SMEM : Quad<6>::SMEM;  // the most any radius of the group needs
     if (smem > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
-    return refuse_grid(p, ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], queue4_chunk(p, r)));
+    size_t xm, ym;
+    queue4_extent(p, &xm, &ym);
+    size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);
+    if (ceil_div(tail, 256) > 0x7fffffff) return "the tail has more points than its grid holds";
+    return refuse_grid(p, ceil_div(ym, QUAD_H), ceil_div(p->n[2], queue4_chunk(p, r)));
 }
 
 // What the kernel loads: per plane of its chunk the 128x16 tile and halos of whole quads (k rows

@@ -21,7 +21,8 @@ static const struct variant VARIANTS[] = {
 };
 
 // Every order, partial tiles, grids smaller than a tile or than the stencil, one chunk and many;
-// nx a multiple of 32 (no padding), of 4 and not (padded rows, a partial quad at the end of each).
+// nx a multiple of 32 (no padding), of 4 and not (padded rows, a partial quad at the end of each);
+// queue4's remainders (a thin strip of columns or rows beyond its whole tiles: 513, 131, 132, 260).
 static const struct lab_case CASES[] = {
     {"test grade", "--size 131x67x45"},
     {"test grade", "--size 1x1x3"},
@@ -42,6 +43,10 @@ static const struct lab_case CASES[] = {
     {"test grade", "--order 10 --size 260x19x40"},
     {"test grade", "--order 12 --size 132x7x29"},
     {"grade", "--order 8 --size 260x45x31"},
+    // queue4 leaves a thin remainder (5 columns on the right, 4 rows at the bottom) to its tail
+    // kernel; 32 columns, the widest it leaves, at order 12
+    {"test sanitize", "--order 6 --size 133x36x12"},
+    {"test", "--order 12 --size 160x20x30"},
     {"small sanitize", "--size 67x45x31"},
     {"sanitize", "--size 68x45x31 --order 8"},
     // synccheck overflows its table of tracked barriers on queue4_128x16 at order 12 (512-thread

@@ -18,13 +18,15 @@
 // may be u_prev itself (in place: a point reads its own old value before writing it), so neither
 // has __restrict__. Every field's rows are pitch elements apart (nx rounded up to 32, lab.h):
 // point (x, y, z) is element x + pitch * (y + ny * z). src is the source point's element
-// (SIZE_MAX: none), amp what the step adds there.
+// (SIZE_MAX: none), amp what the step adds there. The naive kernel updates the points of the box
+// x0 <= x < x1, y0 <= y < y1 (the whole plane, or queue4's thin remainder).
 struct step_args {
     const float *u, *up, *vsq;
     float *next;
     int nx, pitch, ny, nz, sponge;
     size_t src;
     float amp;
+    int x0, x1, y0, y1;
 };
 typedef void step_fn(const struct problem *p, const struct step_args *a, cudaStream_t stream);
 
@@ -35,7 +37,8 @@ static void run_steps(const struct problem *p, const struct context *ctx, step_f
 {
     float *a = p->steps % 2 ? ctx->out[0] : ctx->scratch[0], *b = p->steps % 2 ? ctx->scratch[0] : ctx->out[0];
     struct step_args s = {ctx->in[1], ctx->in[0], ctx->in[2], NULL, (int)p->n[0], (int)p->pitch, (int)p->n[1],
-                          (int)p->n[2], (int)p->param[2], p->source ? device_index(p, p->source_at) : SIZE_MAX, 0.f};
+                          (int)p->n[2], (int)p->param[2], p->source ? device_index(p, p->source_at) : SIZE_MAX, 0.f,
+                          0, (int)p->n[0], 0, (int)p->n[1]};
     for (int k = 0; k < p->steps; k++) {
         s.next = k % 2 == 0 ? a : b;
         s.amp = p->source ? p->source[k] : 0.f;
@@ -57,8 +60,9 @@ static const char *refuse_int(const struct problem *p)
 
 __global__ void __launch_bounds__(256) wave_naive(struct step_args a)
 {
-    const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y, z = blockIdx.z;
-    if (x >= a.nx || y >= a.ny) return;
+    const int x = a.x0 + blockIdx.x * blockDim.x + threadIdx.x, y = a.y0 + blockIdx.y * blockDim.y + threadIdx.y;
+    const int z = blockIdx.z;
+    if (x >= a.x1 || y >= a.y1) return;
     const size_t sy = a.pitch, sz = (size_t)a.pitch * a.ny, i = z * sz + y * sy + x;
     const int d = wave_depth(x, y, z, a.nx, a.ny, a.nz);
     float v = 0.f;  // the boundary layer stays zero
@@ -426,16 +430,48 @@ __global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int 
 // One block of 256 threads fits an SM (about 200 registers a thread): 4 blocks per SM balance the
 // tail without cutting the chunks short (a chunk reads 2R extra planes; at 512^3, 16 per SM
 // would make that 26 % more tile reads, 4 per SM 8 %).
+// A tile column costs the same whether it holds 128 x points or one (every warp runs the whole
+// loop): at nx = 513 a fifth column would make the step 25% slower for 0.2% more points. So
+// queue4 covers the grid's whole tiles only, and a thin remainder (at most TAIL_X columns on the
+// right, TAIL_Y rows at the bottom) goes to the naive kernel, with blocks shaped to the strip.
+constexpr int TAIL_X = 32, TAIL_Y = 4;
+
+// queue4 covers x < *xm, y < *ym: whole tiles where the rest is a thin strip, else all of it.
+static void queue4_extent(const struct problem *p, size_t *xm, size_t *ym)
+{
+    size_t nx = p->n[0], ny = p->n[1], rx = nx % QUAD_W, ry = ny % QUAD_H;
+    *xm = nx >= QUAD_W && rx <= TAIL_X ? nx - rx : nx;
+    *ym = ny >= QUAD_H && ry <= TAIL_Y ? ny - ry : ny;
+}
+
 static int queue4_chunk(const struct problem *p)
 {
-    return zchunk(p, (size_t)ceil_div(p->n[0], QUAD_W) * ceil_div(p->n[1], QUAD_H), 4);
+    size_t xm, ym;
+    queue4_extent(p, &xm, &ym);
+    return zchunk(p, (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H), 4);
+}
+
+// The naive kernel on the box [x0, x1) x [y0, y1), 256 threads a block: bx wide (a power of two,
+// at most 256) so that a strip one point wide still fills the warps.
+static void naive_box(const struct problem *p, const struct step_args *a, int x0, int x1, int y0, int y1, cudaStream_t stream)
+{
+    struct step_args b = *a;
+    b.x0 = x0, b.x1 = x1, b.y0 = y0, b.y1 = y1;
+    unsigned bx = 1;
+    while (bx < (unsigned)(x1 - x0) && bx < 256) bx *= 2;
+    dim3 block(bx, 256 / bx), grid(ceil_div((size_t)(x1 - x0), bx), ceil_div((size_t)(y1 - y0), 256 / bx), (unsigned)p->n[2]);
+    wave_naive<<<grid, block, 0, stream>>>(b);
 }
 
 static void step_queue4(const struct problem *p, const struct step_args *a, cudaStream_t stream)
 {
     int zc = queue4_chunk(p);
-    dim3 block(32, Quad::BY), grid(ceil_div(p->n[0], QUAD_W), ceil_div(p->n[1], QUAD_H), ceil_div(p->n[2], zc));
+    size_t xm, ym;
+    queue4_extent(p, &xm, &ym);
+    dim3 block(32, Quad::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
     wave_queue4<<<grid, block, Quad::SMEM, stream>>>(*a, zc);
+    if (xm < p->n[0]) naive_box(p, a, (int)xm, a->nx, 0, (int)ym, stream);  // the right strip
+    if (ym < p->n[1]) naive_box(p, a, 0, a->nx, (int)ym, a->ny, stream);    // the bottom rows, full width
 }
 
 extern "C" void launch_queue4_128x16(const struct problem *p, const struct context *ctx) { run_steps(p, ctx, step_queue4); }
@@ -443,7 +479,10 @@ extern "C" void launch_queue4_128x16(const struct problem *p, const struct conte
 extern "C" const char *refuse_queue4_128x16(const struct problem *p)
 {
     if (Quad::SMEM > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
-    if (ceil_div(p->n[1], QUAD_H) > 65535 || ceil_div(p->n[2], queue4_chunk(p)) > 65535)
+    size_t xm, ym;
+    queue4_extent(p, &xm, &ym);
+    if (ceil_div(p->n[1], QUAD_H) > 65535 || ceil_div(p->n[2], queue4_chunk(p)) > 65535 ||
+        ((xm < p->n[0] || ym < p->n[1]) && p->n[2] > 65535))  // the remainder's naive blocks: one z each
         return "too many blocks along y or z for the grid (65535 at most)";
     return refuse_int(p);
 }
