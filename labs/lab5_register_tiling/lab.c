@@ -43,10 +43,10 @@ static const struct lab_case CASES[] = {
     {"test grade", "--order 10 --size 260x19x40"},
     {"test grade", "--order 12 --size 132x7x29"},
     {"grade", "--order 8 --size 260x45x31"},
-    // above order 2 queue4 leaves a thin remainder (5 columns on the right, 4 rows at the bottom)
-    // to its tail kernel; 32 columns, the widest it leaves, at order 12
+    // above order 2 queue4 leaves a thin remainder (5 columns on the right, 4 rows at the bottom;
+    // 8 columns, the widest it leaves, at order 12) to its tail kernel
     {"test sanitize", "--order 6 --size 133x36x12"},
-    {"test", "--order 12 --size 160x20x30"},
+    {"test", "--order 12 --size 136x20x30"},
     {"small sanitize", "--size 67x45x31"},
     {"sanitize", "--size 68x45x31 --order 8"},
     // synccheck overflows its table of tracked barriers on queue4_128x16 at order 12 (512-thread
