@@ -884,8 +884,9 @@ sub cmd_tables {
     my @runs = latest(read_csv_or_empty(gpu_file('', '')));
     my @headline = headline_rows(@runs);
     my @conv = latest(read_csv_or_empty(gpu_file('', '-convergence')));
-    # rows off alignment (nx not a multiple of 4) beside the aligned ones: tests/gpu-session.sh any-nx
-    my @align = latest(read_csv_or_empty(gpu_file('', '-alignment')));
+    # padded rows (513^3) beside unpadded ones (512^3), tests/gpu-session.sh any-nx: the newest
+    # measurement of each variant, size and order (a kernel re-measured after a change of its own)
+    my @align = last_per_key(read_csv_or_empty(gpu_file('', '-alignment')));
     for my $file (@files) {
         open my $in, '<', $file or die "data.pl: cannot read $file: $!\n";
         my $text = do { local $/; <$in> };
