@@ -100,13 +100,14 @@ sub labs_phrase {
 # The commit(s) rows were measured at: "6ec05273c020", or, where the labs' sessions differ,
 # "6ec05273c020 (labs 1-6), 07ef59b4fe7f (lab 7)".
 sub commits_phrase {
-    my (%labs, %first);
+    my (%labs, %first, %seen);
     for my $r (@_) {
         my $n = lab_number($r->{lab});
         $labs{ $r->{commit} }{$n} = 1;
         $first{ $r->{commit} } = $n if !defined $first{ $r->{commit} } || $n < $first{ $r->{commit} };
+        $seen{ $r->{commit} } //= keys %seen;  # commits of one lab: in the order of the rows
     }
-    my @c = sort { $first{$a} <=> $first{$b} } keys %labs;
+    my @c = sort { $first{$a} <=> $first{$b} || $seen{$a} <=> $seen{$b} } keys %labs;
     return @c ? $c[0] : '-' if @c <= 1;
     return join ', ', map { "$_ (" . labs_phrase(keys %{ $labs{$_} }) . ")" } @c;
 }

@@ -15,7 +15,8 @@ for my $doc ('README.md', glob 'handouts/*.md') {
     my $r = run('perl', 'plots/data.pl', 'tables', $copy);
     is($r->{status}, 0, "$doc: tables regenerate") or diag($r->{err});
     my $slurp = sub { open my $f, '<', $_[0] or die; local $/; <$f> };
-    ok($slurp->($copy) eq $slurp->($doc), "$doc: generated tables are up to date (make tables)");
+    ok($slurp->($copy) eq $slurp->($doc), "$doc: generated tables are up to date (make tables)")
+        or diag(`diff '$doc' '$copy' | head -n 20`);
     unlike($slurp->($doc), qr/no data yet/, "$doc: every table has data");
 }
 done_testing();
