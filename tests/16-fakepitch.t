@@ -143,6 +143,10 @@ for my $lab (5, 8) {
     my $input = $lab == 5 ? 'in' : 'u_prev';
     is(scalar(grep { /\| FAIL: wrote into the input '\Q$input\E'/ } rows($r->{out})), $r->{want},
        "  every note says: wrote into the input '$input'");
+    $r = verdict($lab, $padded, 'write-in-last', 0, 'the last row\'s padding of the last input is checked too');
+    my $last = $lab == 5 ? 'in' : 'vsq';
+    is(scalar(grep { /\| FAIL: wrote into the input '\Q$last\E'/ } rows($r->{out})), $r->{want},
+       "  every note says: wrote into the input '$last'");
 }
 
 # A bug in one variant: only that one FAILs.
@@ -154,15 +158,15 @@ for my $bug ('ignore-pitch', 'read-padding') {
     ok($r->{status} == 1 && (grep { /^regcol_z8 .*\| FAIL/ } @rows) == 1 && $r->{pass} == $r->{want} - 1,
        "FAKE_BUG=$bug in regcol_z8 alone: it FAILs, the other " . ($r->{want} - 1) . " PASS") or diag($r->{out});
 }
-{
-    # The inputs' padding is poisoned again before every run: a variant that wrote it is the
-    # only one told so.
-    local $ENV{FAKE_BUG} = 'write-in-padding';
+for my $bug ('write-in-padding', 'write-in-last') {
+    # The inputs' padding is poisoned again before every run, all of it: a variant that wrote
+    # it is the only one told so.
+    local $ENV{FAKE_BUG} = $bug;
     local $ENV{FAKE_BUG_VARIANT} = 'regcol_z8';
     my $r = run_lab(5, '--size 37x9x7');
     my @rows = rows($r->{out});
     ok($r->{status} == 1 && (grep { /^regcol_z8 .*\| FAIL: wrote into the input/ } @rows) == 1 && $r->{pass} == $r->{want} - 1,
-       "FAKE_BUG=write-in-padding in regcol_z8 alone: it FAILs, the other " . ($r->{want} - 1) . ' PASS')
+       "FAKE_BUG=$bug in regcol_z8 alone: it FAILs, the other " . ($r->{want} - 1) . ' PASS')
         or diag(join "\n", @rows);
 }
 

@@ -683,7 +683,7 @@ extern "C" const char *refuse_queue4_128x16(const struct problem *p)
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
     size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);
-    if (ceil_div(tail, 256) > 0x7fffffff) return "the tail has more points than its grid holds";
+    if ((tail + 255) / 256 > 0x7fffffff) return "the tail has more points than its grid holds";
     return refuse_grid(p, ceil_div(ym, QUAD_H), ceil_div(p->n[2], queue4_chunk(p, r)));
 }
 

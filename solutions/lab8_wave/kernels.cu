@@ -481,8 +481,9 @@ extern "C" const char *refuse_queue4_128x16(const struct problem *p)
     if (Quad::SMEM > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
+    // the remainder's naive blocks: one z each, and at least 8 rows (a strip up to 32 wide)
     if (ceil_div(p->n[1], QUAD_H) > 65535 || ceil_div(p->n[2], queue4_chunk(p)) > 65535 ||
-        ((xm < p->n[0] || ym < p->n[1]) && p->n[2] > 65535))  // the remainder's naive blocks: one z each
+        ((xm < p->n[0] || ym < p->n[1]) && (p->n[2] > 65535 || ceil_div(p->n[1], 8) > 65535)))
         return "too many blocks along y or z for the grid (65535 at most)";
     return refuse_int(p);
 }

@@ -20,6 +20,7 @@
 //                      finite, where pitch == nx; the last row then reads nothing)
 //   write-out-padding  every padding element of the output written 0 (allowed)
 //   write-in-padding   the first padding element of the first row of ctx->in[0] written 0
+//   write-in-last      the last padding element of the last row of the last input written 0
 //                      (where there is padding; forbidden)
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,11 +30,11 @@
 #include "star.h"
 #include "wave.h"
 
-enum bug { NO_BUG, IGNORE_PITCH, READ_PADDING, WRITE_OUT_PADDING, WRITE_IN_PADDING };
+enum bug { NO_BUG, IGNORE_PITCH, READ_PADDING, WRITE_OUT_PADDING, WRITE_IN_PADDING, WRITE_IN_LAST };
 
 static enum bug planted(const char *variant)
 {
-    static const char *const NAMES[] = {"", "ignore-pitch", "read-padding", "write-out-padding", "write-in-padding"};
+    static const char *const NAMES[] = {"", "ignore-pitch", "read-padding", "write-out-padding", "write-in-padding", "write-in-last"};
     const char *b = getenv("FAKE_BUG"), *only = getenv("FAKE_BUG_VARIANT");
     if (!b || !*b || (only && *only && strcmp(only, variant))) return NO_BUG;
     for (int k = 1; k < COUNT(NAMES); k++)
@@ -87,6 +88,7 @@ static void compute(const char *variant, const struct problem *p, const struct c
         for (size_t r = 0; r < rows; r++)
             for (size_t x = nx; x < pitch; x++) out[r * pitch + x] = 0.f;
     if (bug == WRITE_IN_PADDING && pitch > nx) ((float *)ctx->in[0])[nx] = 0.f;
+    if (bug == WRITE_IN_LAST && pitch > nx) ((float *)ctx->in[n_in - 1])[rows * pitch - 1] = 0.f;
     for (int k = 0; k < n_in; k++) free(in[k]);
     free(ref);
 }
