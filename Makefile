@@ -140,8 +140,8 @@ test: all build/tests/unit build/tests/sandbox build/tests/fake5 build/tests/fak
 check: all                     ## grade the kernels files in labs/ (or SUBMISSION=dir) on this GPU
 	perl common/check.pl $(if $(SUBMISSION),--submission $(SUBMISSION))
 
-bench: $(SOL_BINS)             ## run the solutions at benchmark sizes, append CSV under data/
-	perl common/bench.pl $(LAB_NAMES)
+bench: $(SOL_BINS)             ## run the solutions at benchmark sizes, append CSV under data/ (LABS="lab5_register_tiling ...": those only)
+	perl common/bench.pl $(or $(LABS),$(LAB_NAMES))
 
 profile: $(SOL_BINS)           ## DRAM bytes per point of every solution variant (Nsight Compute)
 	@for s in $(SOL_BINS); do ./$$s --profile || exit $$?; done

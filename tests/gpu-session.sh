@@ -7,6 +7,7 @@
 #   COMMIT=$(git describe --always --dirty) bash tests/gpu-session.sh PHASE...   (default: bench test)
 # Pass COMMIT from the checkout you edit: a copied tree (the device tool) may carry a stale .git.
 #   bench        make bench (every lab)           profile   make profile (every lab)
+#   bench-LABS   make bench of some labs: bench-58 for labs 5 and 8 (a character class of lab numbers)
 #   profile5     lab 5's profile at orders 8 and 12 (make profile runs its default order 2)
 #   test         make tables, then make test (the whole suite: longer than one device call)
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
@@ -43,6 +44,9 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         echo "== $phase"; start=$SECONDS
         case $phase in
         bench) make COMMIT="$commit" bench 2>&1 ;;
+        bench-[1-9]*)
+            labs=$(make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[${phase#bench-}]_" | tr '\n' ' ')
+            make COMMIT="$commit" LABS="$labs" bench 2>&1 ;;
         profile) make COMMIT="$commit" profile 2>&1 ;;
         profile5) for k in 8 12; do ./sol5 --profile --order "$k"; done ;;
         test) make -s tables; make COMMIT="$commit" test 2>&1 ;;
