@@ -349,6 +349,28 @@ static void test_slabs(void)
     is_int(ranks_size(), 1, "without MPI there is one rank");
 }
 
+// Padded rows (lab.h): the pitch a lab's row_align gives, and device_index.
+static void test_pitch(void)
+{
+    struct lab padded = {0}, plain = {0};
+    padded.row_align = 32;
+    struct problem p = {.n = {513, 7, 9}, .dims = 3};
+    problem_slab(&padded, &p, 1);
+    ok(p.pitch == 544, "row_align 32: nx = 513 gets a pitch of 544 (%zu)", p.pitch);
+    ok(device_index(&p, 0) == 0 && device_index(&p, 512) == 512 && device_index(&p, 513) == 544 &&
+           device_index(&p, 513 * 7 + 2) == 544 * 7 + 2,
+       "device_index: point (x, y, z) is element x + pitch (y + ny z)");
+    p.n[0] = 64;
+    problem_slab(&padded, &p, 1);
+    ok(p.pitch == 64 && device_index(&p, 1000) == 1000, "row_align 32: nx = 64 needs no padding");
+    p.n[0] = 1;
+    problem_slab(&padded, &p, 1);
+    ok(p.pitch == 32, "row_align 32: nx = 1 still gets a whole row of 32 (%zu)", p.pitch);
+    p.n[0] = 513;
+    problem_slab(&plain, &p, 1);
+    ok(p.pitch == 513 && device_index(&p, 1000) == 1000, "no row_align: the pitch is nx");
+}
+
 int main(void)
 {
     test_compare();
@@ -361,5 +383,6 @@ int main(void)
     test_star3d();
     test_csv();
     test_slabs();
+    test_pitch();
     return done_testing();
 }
