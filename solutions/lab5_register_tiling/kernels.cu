@@ -621,16 +621,6 @@ __global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, f
     }
 }
 
-// Launch star_tail for the points outside x < xm, y < ym.
-template <int R>
-static void launch_tail(const struct problem *p, const struct context *ctx, size_t xm, size_t ym)
-{
-    size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);
-    if (tail)
-        star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(p->n[2] < 65535 ? p->n[2] : 65535)), 256, 0, ctx->stream>>>(
-            ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], (int)p->n[2], (int)p->pitch, (int)xm, (int)ym);
-}
-
 // The part of the grid queue4 covers, x < *xm and y < *ym: whole tiles where the rest is a thin
 // strip, else all of it (partial tiles at the edges). Not at order 2: there the kernel waits for
 // DRAM more than it issues, a partial tile costs less and the tail's strip one point wide
@@ -660,7 +650,10 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
     queue4_extent(p, &xm, &ym);
     dim3 block(32, Quad<R>::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
     star_queue4<R><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
-    launch_tail<R>(p, ctx, xm, ym);
+    size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);  // the points outside x < xm, y < ym
+    if (tail)
+        star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(nz < 65535 ? nz : 65535)), 256, 0, ctx->stream>>>(
+            ctx->in[0], ctx->out[0], nx, ny, nz, pitch, (int)xm, (int)ym);
 }
 
 extern "C" void launch_queue4_128x16(const struct problem *p, const struct context *ctx)
@@ -680,10 +673,8 @@ extern "C" const char *refuse_queue4_128x16(const struct problem *p)
     int r = star_radius(p);
     size_t smem = r <= 4 ? Quad<4>::SMEM : Quad<6>::SMEM;  // the most any radius of the group needs
     if (smem > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
-    size_t xm, ym;
+    size_t xm, ym;  // the tail's grid needs no test: at most 8 ny + 4 nx points, 256 a block
     queue4_extent(p, &xm, &ym);
-    size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);
-    if ((tail + 255) / 256 > 0x7fffffff) return "the tail has more points than its grid holds";
     return refuse_grid(p, ceil_div(ym, QUAD_H), ceil_div(p->n[2], queue4_chunk(p, r)));
 }
 
