@@ -12,6 +12,7 @@
 #   test         make tables, then make test (the whole suite: longer than one device call)
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
 #   lab8-test    lab 8's 50-gpu and 70-sanitizer only
+#   test-LABS    50-gpu and 70-sanitizer of some labs: test-6 for lab 6 (a character class of lab numbers)
 #   lab9         lab 9 with 1 and 2 processes, 50-gpu, 70-sanitizer (on 1 GPU: processes share it)
 #   lab9-bench   lab 9's make bench rows (a scaling result needs 2 GPUs: nvidia-h200-x2)
 #   gpu-1-3, gpu-4-6             tests/50-gpu.t for labs 1-3, 4-6
@@ -60,6 +61,9 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
             ./sol8 --convergence --csv "$base-convergence.csv"
             TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
         lab8-test) TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
+        test-[1-9]*)
+            labs=$(make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[${phase#test-}]_" | sed 's/_.*//' | paste -sd,)
+            TEST_LABS=$labs perl tests/50-gpu.t && TEST_LABS=$labs perl tests/70-sanitizer.t ;;
         lab9)
             nvidia-smi -L; mpirun --version | head -n 1
             ./sol9 --reps 3 && mpirun --oversubscribe -np 2 ./sol9 --reps 3

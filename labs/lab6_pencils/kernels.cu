@@ -26,25 +26,42 @@ __device__ __forceinline__ float deriv8(const float *centre, int stride, int dir
            c_coef[dir][3] * (centre[4 * stride] - centre[-4 * stride]);
 }
 
-// The whole tile is loaded before anything is computed; the load loops are unrolled so that
-// each thread has several loads in flight.
+// The whole tile is loaded before anything is computed. A thread issues every load of a chunk
+// (8 values: several rows, several points of each) before it stores the first to shared
+// memory, so the loads are in flight together: at 64^3 a thread's whole share of the tile comes
+// in one trip to memory, where a loop that stores each value before the next load makes one
+// trip per value (measured on an H100: x_lpencils 4.9 -> 4.2 us, y/z 3.7 -> 3.3 us in ncu).
 
 // ---- x: PENCILS rows of nx points, TX threads along each row, TY threads across rows ----
 // tile[p][RADIUS + i] holds f(i, j0 + p, k); tile[p][0..3] and tile[p][nx+4..nx+7] the images.
+// Thread row threadIdx.y takes the rows p = threadIdx.y + r * TY, r = 0..PENCILS / TY - 1.
 
 template <int PENCILS, int TX, int TY>
 __global__ void __launch_bounds__(TX * TY) deriv_x(const float *f, float *df, int nx, int ny)
 {
     static_assert(TX >= RADIUS, "the first RADIUS threads of a row fill its images");
+    static_assert(PENCILS % TY == 0, "every thread row takes the same number of rows");
+    enum { ROWS = PENCILS / TY, CHUNK = 8 / ROWS };  // rows per thread, points of each per chunk
     extern __shared__ float tile[];
-    const int width = nx + 2 * RADIUS, k = blockIdx.y;
-    for (int p = threadIdx.y; p < PENCILS; p += TY) {
-        int j = blockIdx.x * PENCILS + p;
-        if (j >= ny) break;
-        const float *src = f + ((size_t)k * ny + j) * nx;
-        float *row = tile + p * width + RADIUS;
-#pragma unroll 4
-        for (int i = threadIdx.x; i < nx; i += TX) row[i] = src[i];
+    const int width = nx + 2 * RADIUS, k = blockIdx.y, j0 = blockIdx.x * PENCILS;
+    for (int i0 = threadIdx.x; i0 < nx; i0 += CHUNK * TX) {
+        float v[ROWS][CHUNK];
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+            int p = threadIdx.y + r * TY;
+            const float *src = f + ((size_t)k * ny + j0 + p) * nx;
+#pragma unroll
+            for (int c = 0; c < CHUNK; c++)
+                if (j0 + p < ny && i0 + c * TX < nx) v[r][c] = src[i0 + c * TX];
+        }
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+            int p = threadIdx.y + r * TY;
+            float *row = tile + p * width + RADIUS;
+#pragma unroll
+            for (int c = 0; c < CHUNK; c++)
+                if (j0 + p < ny && i0 + c * TX < nx) row[i0 + c * TX] = v[r][c];
+        }
     }
     // TODO(student): fill the periodic images of every row: row[-4..-1] are copies of the
     // last four points of the pencil, row[nx..nx+3] of the first four. The images are read
@@ -65,8 +82,10 @@ __global__ void __launch_bounds__(TX * TY) deriv_x(const float *f, float *df, in
 // For d/dy: stride = nx (between pencil points), plane = nx*ny (between blocks in blockIdx.y);
 // for d/dz: stride = nx*ny, plane = nx.
 
+// At most 32 registers: 8 blocks of 4x64 threads fit an SM, so at 64^3 the sPencils grid (1024
+// blocks) runs in one wave; the chunk's 8 loads would otherwise take 40 and two waves.
 template <int PENCILS, int TY>
-__global__ void __launch_bounds__(PENCILS * TY)
+__global__ void __maxnreg__(32)
     deriv_yz(const float *f, float *df, int nx, int len, size_t stride, size_t plane, int dir)
 {
     static_assert(TY >= RADIUS, "the first RADIUS rows of threads fill the images");
@@ -75,9 +94,17 @@ __global__ void __launch_bounds__(PENCILS * TY)
     const bool inside = i < nx;
     const size_t base = blockIdx.y * plane + i;
     float *col = tile + RADIUS * PENCILS + threadIdx.x;  // col[j * PENCILS]: point j
+    enum { CHUNK = 8 };  // points of the pencil per chunk
     if (inside) {
-#pragma unroll 8
-        for (int j = threadIdx.y; j < len; j += TY) col[j * PENCILS] = f[base + j * stride];
+        for (int j0 = threadIdx.y; j0 < len; j0 += CHUNK * TY) {
+            float v[CHUNK];
+#pragma unroll
+            for (int c = 0; c < CHUNK; c++)
+                if (j0 + c * TY < len) v[c] = f[base + (j0 + c * TY) * stride];
+#pragma unroll
+            for (int c = 0; c < CHUNK; c++)
+                if (j0 + c * TY < len) col[(j0 + c * TY) * PENCILS] = v[c];
+        }
     }
     // TODO(student): fill the periodic images of every column (col[-4..-1] are the last four
     // points, col[len..len+3] the first four; rows of the tile are PENCILS apart).
