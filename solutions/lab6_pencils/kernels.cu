@@ -68,22 +68,26 @@ __global__ void __launch_bounds__(TX * TY) deriv_x(const float *f, float *df, in
     // from values other threads loaded: think about what must come before and after.
     // BEGIN SOLUTION
     __syncthreads();
-    for (int p = threadIdx.y; p < PENCILS; p += TY) {
-        float *row = tile + p * width + RADIUS;
-        if (threadIdx.x < RADIUS) {
+    if (threadIdx.x < RADIUS) {
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+            float *row = tile + (threadIdx.y + r * TY) * width + RADIUS;
             row[threadIdx.x - RADIUS] = row[nx + threadIdx.x - RADIUS];
             row[nx + threadIdx.x] = row[threadIdx.x];
         }
     }
     __syncthreads();
     // END SOLUTION
-    for (int p = threadIdx.y; p < PENCILS; p += TY) {
-        int j = blockIdx.x * PENCILS + p;
-        if (j >= ny) break;
-        float *dst = df + ((size_t)k * ny + j) * nx;
-        const float *row = tile + p * width + RADIUS;
-#pragma unroll 4
-        for (int i = threadIdx.x; i < nx; i += TX) dst[i] = deriv8(row + i, 1, 0);
+    for (int i0 = threadIdx.x; i0 < nx; i0 += CHUNK * TX) {
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+            int p = threadIdx.y + r * TY;
+            const float *row = tile + p * width + RADIUS;
+            float *dst = df + ((size_t)k * ny + j0 + p) * nx;
+#pragma unroll
+            for (int c = 0; c < CHUNK; c++)
+                if (j0 + p < ny && i0 + c * TX < nx) dst[i0 + c * TX] = deriv8(row + i0 + c * TX, 1, 0);
+        }
     }
 }
 

@@ -27,7 +27,10 @@ for v in $others new; do
         $(bin $v) --size 64 --reps 2 > "$OUT/ncu-$v.txt" 2>&1
     echo "== ncu $v: $(grep -c gpu__time "$OUT/ncu-$v.txt") kernels"
 done
-for var in x_lpencils y_lpencils; do
-    ncu --cache-control none --clock-control none -k regex:deriv --launch-skip 2 -c 1 --set detailed \
-        ./sol6 --size 64 --reps 2 --variant $var > "$OUT/ncu-detail-$var.txt" 2>&1
+for v in $others new; do
+    for var in x_lpencils y_spencils y_lpencils; do
+        ncu --cache-control none --clock-control none -k regex:deriv --launch-skip 2 -c 1 --set detailed \
+            $(bin $v) --size 64 --reps 2 --variant $var > "$OUT/ncu-detail-$v-$var.txt" 2>&1
+    done
+    cuobjdump -sass $(bin $v) > "$OUT/sass-$v.txt" 2>&1
 done
