@@ -27,10 +27,11 @@ __device__ __forceinline__ float deriv8(const float *centre, int stride, int dir
 }
 
 // The whole tile is loaded before anything is computed. A thread issues every load of a chunk
-// (8 values: several rows, several points of each) before it stores the first to shared
-// memory, so the loads are in flight together: at 64^3 a thread's whole share of the tile comes
-// in one trip to memory, where a loop that stores each value before the next load makes one
-// trip per value (measured on an H100: x_lpencils 4.9 -> 4.2 us, y/z 3.7 -> 3.3 us in ncu).
+// (up to 8 values: several rows, several points of each) before it stores the first to shared
+// memory, so the loads are in flight together: at 64^3 a thread's share of the tile comes in one
+// trip to memory, where a loop that stores each value before its next load makes one trip per
+// value. A chunk stops at the first point past the row (c < CHUNK && ...), so the points it
+// does not have cost no instructions: sPencils have one point per thread at 64^3.
 
 // ---- x: PENCILS rows of nx points, TX threads along each row, TY threads across rows ----
 // tile[p][RADIUS + i] holds f(i, j0 + p, k); tile[p][0..3] and tile[p][nx+4..nx+7] the images.
@@ -51,31 +52,28 @@ __global__ void __launch_bounds__(TX * TY) deriv_x(const float *f, float *df, in
             int p = threadIdx.y + r * TY;
             const float *src = f + ((size_t)k * ny + j0 + p) * nx;
 #pragma unroll
-            for (int c = 0; c < CHUNK; c++)
-                if (j0 + p < ny && i0 + c * TX < nx) v[r][c] = src[i0 + c * TX];
+            for (int c = 0; c < CHUNK && i0 + c * TX < nx; c++)
+                if (j0 + p < ny) v[r][c] = src[i0 + c * TX];
         }
 #pragma unroll
         for (int r = 0; r < ROWS; r++) {
             int p = threadIdx.y + r * TY;
             float *row = tile + p * width + RADIUS;
 #pragma unroll
-            for (int c = 0; c < CHUNK; c++)
-                if (j0 + p < ny && i0 + c * TX < nx) row[i0 + c * TX] = v[r][c];
+            for (int c = 0; c < CHUNK && i0 + c * TX < nx; c++)
+                if (j0 + p < ny) row[i0 + c * TX] = v[r][c];
         }
     }
     // TODO(student): fill the periodic images of every row: row[-4..-1] are copies of the
     // last four points of the pencil, row[nx..nx+3] of the first four. The images are read
     // from values other threads loaded: think about what must come before and after.
-    for (int i0 = threadIdx.x; i0 < nx; i0 += CHUNK * TX) {
-#pragma unroll
-        for (int r = 0; r < ROWS; r++) {
-            int p = threadIdx.y + r * TY;
-            const float *row = tile + p * width + RADIUS;
-            float *dst = df + ((size_t)k * ny + j0 + p) * nx;
-#pragma unroll
-            for (int c = 0; c < CHUNK; c++)
-                if (j0 + p < ny && i0 + c * TX < nx) dst[i0 + c * TX] = deriv8(row + i0 + c * TX, 1, 0);
-        }
+    for (int p = threadIdx.y; p < PENCILS; p += TY) {
+        int j = blockIdx.x * PENCILS + p;
+        if (j >= ny) break;
+        float *dst = df + ((size_t)k * ny + j) * nx;
+        const float *row = tile + p * width + RADIUS;
+#pragma unroll 4
+        for (int i = threadIdx.x; i < nx; i += TX) dst[i] = deriv8(row + i, 1, 0);
     }
 }
 
@@ -85,10 +83,8 @@ __global__ void __launch_bounds__(TX * TY) deriv_x(const float *f, float *df, in
 // For d/dy: stride = nx (between pencil points), plane = nx*ny (between blocks in blockIdx.y);
 // for d/dz: stride = nx*ny, plane = nx.
 
-// At most 32 registers: 8 blocks of 4x64 threads fit an SM, so at 64^3 the sPencils grid (1024
-// blocks) runs in one wave; the chunk's 8 loads would otherwise take 40 and two waves.
 template <int PENCILS, int TY>
-__global__ void __maxnreg__(32)
+__global__ void __launch_bounds__(PENCILS * TY)
     deriv_yz(const float *f, float *df, int nx, int len, size_t stride, size_t plane, int dir)
 {
     static_assert(TY >= RADIUS, "the first RADIUS rows of threads fill the images");
@@ -102,11 +98,9 @@ __global__ void __maxnreg__(32)
         for (int j0 = threadIdx.y; j0 < len; j0 += CHUNK * TY) {
             float v[CHUNK];
 #pragma unroll
-            for (int c = 0; c < CHUNK; c++)
-                if (j0 + c * TY < len) v[c] = f[base + (j0 + c * TY) * stride];
+            for (int c = 0; c < CHUNK && j0 + c * TY < len; c++) v[c] = f[base + (j0 + c * TY) * stride];
 #pragma unroll
-            for (int c = 0; c < CHUNK; c++)
-                if (j0 + c * TY < len) col[(j0 + c * TY) * PENCILS] = v[c];
+            for (int c = 0; c < CHUNK && j0 + c * TY < len; c++) col[(j0 + c * TY) * PENCILS] = v[c];
         }
     }
     // TODO(student): fill the periodic images of every column (col[-4..-1] are the last four

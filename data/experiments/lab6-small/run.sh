@@ -14,7 +14,7 @@ for v in $others; do
     (cd /tmp/$v && make -j16 ARCH=sm_90 COMMIT=$v sol6 >/dev/null 2>&1) || { echo "build $v failed"; exit 1; }
 done
 bin() { if [ "$1" = new ]; then echo ./sol6; else echo /tmp/$1/sol6; fi; }
-for round in 1 2; do
+for round in 1 2 3; do
     for v in $others new; do
         for t in b2b launch; do
             echo "== $round $v $t"; $(bin $v) --size 64 --reps 200 --timing $t --csv "$OUT/small.csv" | grep -E "pencils *\||empty"
@@ -26,11 +26,4 @@ for v in $others new; do
     ncu --cache-control none --clock-control none -k regex:deriv --metrics gpu__time_duration.sum \
         $(bin $v) --size 64 --reps 2 > "$OUT/ncu-$v.txt" 2>&1
     echo "== ncu $v: $(grep -c gpu__time "$OUT/ncu-$v.txt") kernels"
-done
-for v in $others new; do
-    for var in x_lpencils y_spencils y_lpencils; do
-        ncu --cache-control none --clock-control none -k regex:deriv --launch-skip 2 -c 1 --set detailed \
-            $(bin $v) --size 64 --reps 2 --variant $var > "$OUT/ncu-detail-$v-$var.txt" 2>&1
-    done
-    cuobjdump -sass $(bin $v) > "$OUT/sass-$v.txt" 2>&1
 done
