@@ -63,7 +63,8 @@ sub latest {
     my @rows = @_;
     my %commit;
     $commit{ $_->{lab} } = $_->{commit} for @rows;
-    return grep { $_->{commit} eq $commit{ $_->{lab} } } @rows;
+    # in lab order (a lab benched again lands at the end of the file), in file order within a lab
+    return sort { $a->{lab} cmp $b->{lab} } grep { $_->{commit} eq $commit{ $_->{lab} } } @rows;
 }
 
 sub gpu_file { my ($gpu, $suffix) = @_; return "data/" . ($gpu || $DEFAULT_GPU) . "$suffix.csv" }

@@ -2,6 +2,7 @@
 # Lab 6 at 64^3: the solution's kernels against other kernels files, on one GPU in one run.
 #   old-kernels.cu  the solution before (each value stored to shared memory before the next load)
 #   pdl-kernels.cu  the solution at the first run, launched with programmatic dependent launch
+# Both are in git history only: git show a16a3d8:data/experiments/lab6-small/old-kernels.cu > ...
 # Usage (repository root): OUT=dir bash data/experiments/lab6-small/run.sh [VARIANTS...]
 # VARIANTS: old pdl (kernels files here; "new" is the tree's own solution), default old pdl.
 set -u
