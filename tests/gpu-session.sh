@@ -47,7 +47,8 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         bench) make COMMIT="$commit" bench 2>&1 ;;
         bench-[1-9]*)
             labs=$(make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[${phase#bench-}]_" | tr '\n' ' ')
-            make COMMIT="$commit" LABS="$labs" bench 2>&1 ;;
+            if [ -z "${labs// /}" ]; then echo "gpu-session: no lab matches $phase"; false
+            else make COMMIT="$commit" LABS="$labs" bench 2>&1; fi ;;
         profile) make COMMIT="$commit" profile 2>&1 ;;
         profile5) for k in 8 12; do ./sol5 --profile --order "$k"; done ;;
         test) make -s tables; make COMMIT="$commit" test 2>&1 ;;
@@ -63,7 +64,8 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         lab8-test) TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
         test-[1-9]*)
             labs=$(make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[${phase#test-}]_" | sed 's/_.*//' | paste -sd,)
-            TEST_LABS=$labs perl tests/50-gpu.t && TEST_LABS=$labs perl tests/70-sanitizer.t ;;
+            if [ -z "$labs" ]; then echo "gpu-session: no lab matches $phase"; false
+            else TEST_LABS=$labs perl tests/50-gpu.t && TEST_LABS=$labs perl tests/70-sanitizer.t; fi ;;
         lab9)
             nvidia-smi -L; mpirun --version | head -n 1
             ./sol9 --reps 3 && mpirun --oversubscribe -np 2 ./sol9 --reps 3

@@ -27,11 +27,9 @@ __device__ __forceinline__ float deriv8(const float *centre, int stride, int dir
 }
 
 // The whole tile is loaded before anything is computed. A thread issues every load of a chunk
-// (up to 8 values: several rows, several points of each) before it stores the first to shared
-// memory, so the loads are in flight together: at 64^3 a thread's share of the tile comes in one
-// trip to memory, where a loop that stores each value before its next load makes one trip per
-// value. A chunk stops at the first point past the row (c < CHUNK && ...), so the points it
-// does not have cost no instructions: sPencils have one point per thread at 64^3.
+// (up to 8 values: several rows, several points of each) into registers before it stores the
+// first to shared memory. A chunk stops at the first point past the row (c < CHUNK && ...), so
+// points it does not have issue no loads.
 
 // ---- x: PENCILS rows of nx points, TX threads along each row, TY threads across rows ----
 // tile[p][RADIUS + i] holds f(i, j0 + p, k); tile[p][0..3] and tile[p][nx+4..nx+7] the images.
@@ -42,6 +40,7 @@ __global__ void __launch_bounds__(TX * TY) deriv_x(const float *f, float *df, in
 {
     static_assert(TX >= RADIUS, "the first RADIUS threads of a row fill its images");
     static_assert(PENCILS % TY == 0, "every thread row takes the same number of rows");
+    static_assert(PENCILS / TY <= 8, "a chunk holds at most 8 loads, at least one of each row");
     enum { ROWS = PENCILS / TY, CHUNK = 8 / ROWS };  // rows per thread, points of each per chunk
     extern __shared__ float tile[];
     const int width = nx + 2 * RADIUS, k = blockIdx.y, j0 = blockIdx.x * PENCILS;
@@ -178,9 +177,9 @@ extern "C" void launch_y_lpencils(const struct problem *p, const struct context 
 {
     // TODO(student): the same with the lPencils tile: LP pencils a block, 32 x 16 threads.
     // BEGIN SOLUTION
-    // Measured on an H100 at 512^3: 32x16 threads reach 94% of copy against 92% for 001's 32x8,
-    // and 8 loads in flight per thread instead of 4 took this tile from 88% to 94% (x_lpencils:
-    // 94.6% with 8, 4 rows x 2 points, against 92.1% with 4 of one row).
+    // Measured on an H100 at 512^3: 32x16 threads reached 94% of copy against 92% for 001's
+    // 32x8, and unrolling the load loop 8 deep instead of 4 took this tile from 88% to 94%;
+    // loading in chunks of 8 (for 64^3) costs it about 2 points (92% at fe4120d).
     dim3 block(LP, 16), grid(ceil_div(p->n[0], LP), (unsigned)p->n[2]);
     deriv_yz<LP, 16><<<grid, block, tile_bytes(p->n[1], LP), ctx->stream>>>(
         ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], p->n[0], p->n[0] * p->n[1], 1);

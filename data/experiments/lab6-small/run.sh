@@ -8,7 +8,7 @@
 set -u
 here=data/experiments/lab6-small
 others=${*:-old pdl}
-make -j16 ARCH=sm_90 sol6 >/dev/null 2>&1 || { echo "build failed"; exit 1; }
+make -j16 ARCH=sm_90 COMMIT="${COMMIT:-new}" sol6 >/dev/null 2>&1 || { echo "build failed"; exit 1; }
 for v in $others; do
     rm -rf /tmp/$v && mkdir -p /tmp/$v && cp -r Makefile common labs solutions /tmp/$v/
     cp $here/$v-kernels.cu /tmp/$v/solutions/lab6_pencils/kernels.cu
@@ -28,3 +28,10 @@ for v in $others new; do
         $(bin $v) --size 64 --reps 2 > "$OUT/ncu-$v.txt" 2>&1
     echo "== ncu $v: $(grep -c gpu__time "$OUT/ncu-$v.txt") kernels"
 done
+# runN-ncu.txt: each kernel's durations (us) from the raw ncu output, y and z (the same kernel) together
+for v in $others new; do
+    awk -v v=$v '/deriv_/{ if ($0 ~ /x\(64, 8/) k="x_lpencils"; else if ($0 ~ /x\(64, 4/) k="x_spencils";
+                           else if ($0 ~ /x\(32, 16/) k="yz_lpencils"; else if ($0 ~ /x\(4, 64/) k="yz_spencils" }
+                 /gpu__time_duration/ { print v, k, $NF }' "$OUT/ncu-$v.txt" | sort -k2,2 -k3,3n |
+        awk '{ a[$1 " " $2] = a[$1 " " $2] " " $3 } END { for (k in a) print k, a[k] }' | sort
+done > "$OUT/ncu-summary.txt"
