@@ -383,6 +383,11 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)pitch * ny;
+    // The strips this block writes besides its tile: columns right of it and rows below it, at
+    // most R each, packed in one register (two would make order 12 spill).
+    const int rx = nx - (x0 + QUAD_W), ry = ny - (yb + C::H);
+    const int strips = (blockIdx.x == gridDim.x - 1 && rx > 0 && rx <= R ? rx : 0) |
+                       (blockIdx.y == gridDim.y - 1 && ry > 0 && ry <= R ? ry : 0) << 4;
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
 #pragma unroll
@@ -499,6 +504,22 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             for (int p = 0; p < PY; p++)
                 if (mine[p]) *(float4 *)(o + p * pitch) = q[p][R];
         }
+        // The strips right of the last tile column and below the last tile row, when at most R
+        // wide (then queue4_extent leaves them out of the tiles): points within R of a face, which
+        // copy the input, and the ring holds them as halo. The corner comes from global memory.
+        const int right = strips & 15, below = strips >> 4;
+        if (right > 0 && tx == 31)
+#pragma unroll
+            for (int p = 0; p < PY; p++) {
+                const float *h = (const float *)(c + p * QW + 1);  // the XQ halo quads right of row p
+                for (int j = 0; j < right && y0 + p < ny; j++) o[p * pitch + 4 + j] = h[j];
+            }
+        for (int r = ty; r < below && x < nx; r += C::BY) {
+            const size_t row = (size_t)(yb + C::H + r - y0) * pitch;
+            *(float4 *)(o + row) = c[(C::H + r - ty * PY) * QW];
+            if (tx == 31)  // cin is R + 1 planes ahead of o
+                for (int j = 0; j < right; j++) o[row + 4 + j] = (cin - (R + 1) * plane)[row + 4 + j];
+        }
 #pragma unroll
         for (int p = 0; p < PY; p++)
 #pragma unroll
@@ -509,8 +530,8 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 // ---- 4b. queue4's tail: a thin remainder of the grid, one point per thread ----
 // A tile of queue4 costs the same whether it holds 128 x points or one: every warp of it runs
 // the whole loop (at nx = 513 a fifth tile column would make the kernel 25% slower for 0.2%
-// more points). So queue4 covers whole tiles, and where a thin strip is left over (at most
-// TAIL_X columns on the right, TAIL_Y rows at the bottom) this kernel takes it: the points with
+// more points). So queue4 covers whole tiles, and where a thin strip is left over that is wider
+// than R (at most TAIL_X columns on the right, TAIL_Y rows at the bottom) this kernel takes it: the points with
 // x >= xm (every y), then those with y >= ym and x < xm, counted x fastest, one per thread for
 // every z, every neighbour a load (the strip is a fraction of a percent of the grid, and its
 // neighbours come from the caches).
@@ -547,17 +568,18 @@ __global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, f
     }
 }
 
-// The part of the grid queue4 covers, x < *xm and y < *ym: whole tiles where the rest is a thin
-// strip, else all of it (partial tiles at the edges). Not at order 2: there the kernel waits for
-// DRAM more than it issues, a partial tile costs less and the tail's strip one point wide
-// (uncoalesced, after the kernel) more than it saves (on the H100 at 513^3: 0.92 of 512^3 without
-// the tail, 0.90 with it; at order 8, 0.87 and 0.91).
+// The part of the grid queue4's tiles cover, x < *xm and y < *ym: whole tiles where the rest is a
+// thin strip, else all of it (partial tiles at the edges). A strip at most R wide holds only points
+// within R of a face, copies of the input that the kernel writes from the halo it loads anyway
+// (nx = 513: column 512 and row 512); a wider one, up to TAIL_X columns or TAIL_Y rows, goes to the
+// tail. Not at order 2: there the kernel waits for DRAM more than it issues, a partial tile costs
+// less and the tail's strip (uncoalesced, after the kernel) more than it saves.
 static void queue4_extent(const struct problem *p, size_t *xm, size_t *ym)
 {
-    size_t nx = p->n[0], ny = p->n[1], rx = nx % QUAD_W, ry = ny % QUAD_H;
-    bool tail = star_radius(p) > 1;
-    *xm = tail && nx >= QUAD_W && rx <= TAIL_X ? nx - rx : nx;
-    *ym = tail && ny >= QUAD_H && ry <= TAIL_Y ? ny - ry : ny;
+    const size_t nx = p->n[0], ny = p->n[1], rx = nx % QUAD_W, ry = ny % QUAD_H, r = star_radius(p);
+    const size_t wx = r > 1 && r < TAIL_X ? TAIL_X : r, wy = r > 1 && r < TAIL_Y ? TAIL_Y : r;  // widest strips
+    *xm = nx >= QUAD_W && rx <= wx ? nx - rx : nx;
+    *ym = ny >= QUAD_H && ry <= wy ? ny - ry : ny;
 }
 
 // z chunks: about 16 blocks per SM up to order 8 (128 threads each), 4 above (512 threads).
@@ -577,7 +599,7 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
     dim3 block(32, Quad<R>::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
     star_queue4<R><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
     size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);  // the points outside x < xm, y < ym
-    if (tail)
+    if (p->n[0] - xm > R || p->n[1] - ym > R)  // else the kernel wrote them
         star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(nz < 65535 ? nz : 65535)), 256, 0, ctx->stream>>>(
             ctx->in[0], ctx->out[0], nx, ny, nz, pitch, (int)xm, (int)ym);
 }
