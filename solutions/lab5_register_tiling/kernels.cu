@@ -435,7 +435,7 @@ struct Quad {
 
 // The ring's split barriers and asynchronous copies are common/async.cuh's (mbar_*, async_*).
 
-template <int R>
+template <int R, bool STRIPS>
 __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
                                                           int nx, int ny, int nz, int pitch, int zchunk)
 {
@@ -447,11 +447,12 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)pitch * ny;
-    // The strips this block writes besides its tile: columns right of it and rows below it, at
-    // most R each, packed in one register (two would make order 12 spill).
+    // STRIPS: the strips this block writes besides its tile, columns right of it and rows below
+    // it, at most R each, packed in one register (two would make order 12 spill). A separate
+    // instantiation: the code costs order 12 4% at 512^3, where there are none.
     const int rx = nx - (x0 + QUAD_W), ry = ny - (yb + C::H);
-    const int strips = (blockIdx.x == gridDim.x - 1 && rx > 0 && rx <= R ? rx : 0) |
-                       (blockIdx.y == gridDim.y - 1 && ry > 0 && ry <= R ? ry : 0) << 4;
+    const int strips = !STRIPS ? 0 : (blockIdx.x == gridDim.x - 1 && rx > 0 && rx <= R ? rx : 0) |
+                                     (blockIdx.y == gridDim.y - 1 && ry > 0 && ry <= R ? ry : 0) << 4;
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
 #pragma unroll
@@ -580,19 +581,29 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
         }
         // The strips right of the last tile column and below the last tile row, when at most R
         // wide (then queue4_extent leaves them out of the tiles): points within R of a face, which
-        // copy the input, and the ring holds them as halo. The corner comes from global memory.
-        const int right = strips & 15, below = strips >> 4;
-        if (right > 0 && tx == 31)
+        // copy the input, and the ring holds them as halo (the corner comes from global memory).
+        // Whole 32-byte sectors, the rest of each in the row's padding: a partial sector costs
+        // DRAM a read before its write.
+        if (STRIPS && strips) {
+            const int right = strips & 15, below = strips >> 4;
+            if (right > 0 && tx == 31)
 #pragma unroll
-            for (int p = 0; p < PY; p++) {
-                const float *h = (const float *)(c + p * QW + 1);  // the XQ halo quads right of row p
-                for (int j = 0; j < right && y0 + p < ny; j++) o[p * pitch + 4 + j] = h[j];
+                for (int p = 0; p < PY; p++)
+                    if (y0 + p < ny) {
+                        float4 *d = (float4 *)(o + p * pitch + 4);
+                        d[0] = c[p * QW + 1];
+                        d[1] = c[p * QW + XQ];  // x+8..x+11 (XQ = 2) or padding
+                    }
+            for (int r = ty; r < below && x < nx; r += C::BY) {
+                const size_t row = (size_t)(yb + C::H + r - y0) * pitch;
+                *(float4 *)(o + row) = c[(C::H + r - ty * PY) * QW];
+                if (right > 0 && tx == 31) {  // cin is R + 1 planes ahead of o
+                    const float4 *src = (const float4 *)((cin - (R + 1) * plane) + row + 4);
+                    float4 *d = (float4 *)(o + row + 4);
+                    d[0] = src[0];
+                    d[1] = src[1];
+                }
             }
-        for (int r = ty; r < below && x < nx; r += C::BY) {
-            const size_t row = (size_t)(yb + C::H + r - y0) * pitch;
-            *(float4 *)(o + row) = c[(C::H + r - ty * PY) * QW];
-            if (tx == 31)  // cin is R + 1 planes ahead of o
-                for (int j = 0; j < right; j++) o[row + 4 + j] = (cin - (R + 1) * plane)[row + 4 + j];
         }
 #pragma unroll
         for (int p = 0; p < PY; p++)
@@ -671,7 +682,10 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
     dim3 block(32, Quad<R>::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
-    star_queue4<R><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
+    if ((p->n[0] > xm && p->n[0] - xm <= R) || (p->n[1] > ym && p->n[1] - ym <= R))
+        star_queue4<R, true><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
+    else
+        star_queue4<R, false><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
     size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);  // the points outside x < xm, y < ym
     if (p->n[0] - xm > R || p->n[1] - ym > R)  // else the kernel wrote them
         star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(nz < 65535 ? nz : 65535)), 256, 0, ctx->stream>>>(
@@ -723,10 +737,14 @@ extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w)
 extern "C" void setup_kernels(const struct problem *p)
 {
     star_setup(p);
-    const void *quad_kernels[6] = {(const void *)star_queue4<1>, (const void *)star_queue4<2>, (const void *)star_queue4<3>,
-                                   (const void *)star_queue4<4>, (const void *)star_queue4<5>, (const void *)star_queue4<6>};
+    const void *quad_kernels[2][6] = {
+        {(const void *)star_queue4<1, false>, (const void *)star_queue4<2, false>, (const void *)star_queue4<3, false>,
+         (const void *)star_queue4<4, false>, (const void *)star_queue4<5, false>, (const void *)star_queue4<6, false>},
+        {(const void *)star_queue4<1, true>, (const void *)star_queue4<2, true>, (const void *)star_queue4<3, true>,
+         (const void *)star_queue4<4, true>, (const void *)star_queue4<5, true>, (const void *)star_queue4<6, true>}};
     const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<5>::SMEM, Quad<6>::SMEM};
-    for (int r = 0; r < 6; r++)
-        if (smem[r] <= p->smem_optin)
-            CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[r], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[r]));
+    for (int s = 0; s < 2; s++)
+        for (int r = 0; r < 6; r++)
+            if (smem[r] <= p->smem_optin)
+                CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[s][r], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[r]));
 }
