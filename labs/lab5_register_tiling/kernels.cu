@@ -383,9 +383,9 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)pitch * ny;
-    // STRIPS: the strips this block writes besides its tile, columns right of it and rows below
-    // it, at most R each, packed in one register (two would make order 12 spill). A separate
-    // instantiation: the code costs order 12 4% at 512^3, where there are none.
+    // STRIPS (up to order 8): the strips this block writes besides its tile, columns right of it
+    // and rows below it, at most R each, packed in one register. A separate instantiation: the
+    // code cost order 12 4% at 512^3, where there are none.
     const int rx = nx - (x0 + QUAD_W), ry = ny - (yb + C::H);
     const int strips = !STRIPS ? 0 : (blockIdx.x == gridDim.x - 1 && rx > 0 && rx <= R ? rx : 0) |
                                      (blockIdx.y == gridDim.y - 1 && ry > 0 && ry <= R ? ry : 0) << 4;
@@ -518,7 +518,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
                     if (y0 + p < ny) {
                         float4 *d = (float4 *)(o + p * pitch + 4);
                         d[0] = c[p * QW + 1];
-                        d[1] = c[p * QW + XQ];  // x+8..x+11 (XQ = 2) or padding
+                        d[1] = c[p * QW + 1];  // x+8..x+11: padding (right <= R <= 4)
                     }
             for (int r = ty; r < below && x < nx; r += C::BY) {
                 const size_t row = (size_t)(yb + C::H + r - y0) * pitch;
@@ -580,15 +580,19 @@ __global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, f
 }
 
 // The part of the grid queue4's tiles cover, x < *xm and y < *ym: whole tiles where the rest is a
-// thin strip, else all of it (partial tiles at the edges). A strip at most R wide holds only points
-// within R of a face, copies of the input that the kernel writes from the halo it loads anyway
-// (nx = 513: column 512 and row 512); a wider one, up to TAIL_X columns or TAIL_Y rows, goes to the
-// tail. Not at order 2: there the kernel waits for DRAM more than it issues, a partial tile costs
-// less and the tail's strip (uncoalesced, after the kernel) more than it saves.
+// thin strip, else all of it (partial tiles at the edges). Up to order 8 a strip at most R wide
+// holds only points within R of a face, copies of the input that the kernel writes from the halo
+// it loads anyway (star_queue4<R, true>; nx = 513: column 512, row 512); a wider one, up to TAIL_X
+// columns or TAIL_Y rows, goes to the tail. Not at order 2: there the kernel waits for DRAM more
+// than it issues, a partial tile costs less and the tail's strip (uncoalesced, after the kernel)
+// more than it saves. Above order 8 every strip goes to the tail: the strips' code made the whole
+// kernel 7% slower at order 12, more than the tail costs (on the H100 at 513^3).
+constexpr int STRIPS_MAX_R = 4;
+
 static void queue4_extent(const struct problem *p, size_t *xm, size_t *ym)
 {
     const size_t nx = p->n[0], ny = p->n[1], rx = nx % QUAD_W, ry = ny % QUAD_H, r = star_radius(p);
-    const size_t wx = r > 1 && r < TAIL_X ? TAIL_X : r, wy = r > 1 && r < TAIL_Y ? TAIL_Y : r;  // widest strips
+    const size_t wx = r > 1 ? TAIL_X : 1, wy = r > 1 ? TAIL_Y : 1;  // the widest strips left out
     *xm = nx >= QUAD_W && rx <= wx ? nx - rx : nx;
     *ym = ny >= QUAD_H && ry <= wy ? ny - ry : ny;
 }
@@ -608,12 +612,18 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
     dim3 block(32, Quad<R>::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
-    if ((p->n[0] > xm && p->n[0] - xm <= R) || (p->n[1] > ym && p->n[1] - ym <= R))
-        star_queue4<R, true><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
-    else
+    const size_t sx = p->n[0] - xm, sy = p->n[1] - ym;  // the strips' widths
+    const bool own = R <= STRIPS_MAX_R && sx <= R && sy <= R;  // the kernel writes them
+    bool launched = false;
+    if constexpr (R <= STRIPS_MAX_R)
+        if (own && (sx || sy)) {
+            star_queue4<R, true><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
+            launched = true;
+        }
+    if (!launched)
         star_queue4<R, false><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
     size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);  // the points outside x < xm, y < ym
-    if (p->n[0] - xm > R || p->n[1] - ym > R)  // else the kernel wrote them
+    if (tail && !own)
         star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(nz < 65535 ? nz : 65535)), 256, 0, ctx->stream>>>(
             ctx->in[0], ctx->out[0], nx, ny, nz, pitch, (int)xm, (int)ym);
 }
@@ -663,14 +673,15 @@ extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w)
 extern "C" void setup_kernels(const struct problem *p)
 {
     star_setup(p);
-    const void *quad_kernels[2][6] = {
-        {(const void *)star_queue4<1, false>, (const void *)star_queue4<2, false>, (const void *)star_queue4<3, false>,
-         (const void *)star_queue4<4, false>, (const void *)star_queue4<5, false>, (const void *)star_queue4<6, false>},
-        {(const void *)star_queue4<1, true>, (const void *)star_queue4<2, true>, (const void *)star_queue4<3, true>,
-         (const void *)star_queue4<4, true>, (const void *)star_queue4<5, true>, (const void *)star_queue4<6, true>}};
-    const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<5>::SMEM, Quad<6>::SMEM};
-    for (int s = 0; s < 2; s++)
-        for (int r = 0; r < 6; r++)
-            if (smem[r] <= p->smem_optin)
-                CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[s][r], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[r]));
+    const void *quad_kernels[] = {
+        (const void *)star_queue4<1, false>, (const void *)star_queue4<2, false>, (const void *)star_queue4<3, false>,
+        (const void *)star_queue4<4, false>, (const void *)star_queue4<5, false>, (const void *)star_queue4<6, false>,
+        (const void *)star_queue4<1, true>,  (const void *)star_queue4<2, true>,  (const void *)star_queue4<3, true>,
+        (const void *)star_queue4<4, true>};
+    const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<5>::SMEM,
+                           Quad<6>::SMEM, Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM};
+    static_assert(STRIPS_MAX_R == 4, "the list above has the strips' kernels up to radius 4");
+    for (size_t k = 0; k < sizeof smem / sizeof *smem; k++)
+        if (smem[k] <= p->smem_optin)
+            CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[k], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[k]));
 }
