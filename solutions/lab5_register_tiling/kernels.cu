@@ -615,15 +615,15 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 // ---- 4b. queue4's tail: a thin remainder of the grid, one point per thread ----
 // A tile of queue4 costs the same whether it holds 128 x points or one: every warp of it runs
 // the whole loop (at nx = 513 a fifth tile column would make the kernel 25% slower for 0.2%
-// more points). So queue4 covers whole tiles, and where a thin strip is left over that is wider
-// than R (at most TAIL_X columns on the right, TAIL_Y rows at the bottom) this kernel takes it: the points with
-// x >= xm (every y), then those with y >= ym and x < xm, counted x fastest, one per thread for
-// every z, every neighbour a load (the strip is a fraction of a percent of the grid, and its
-// neighbours come from the caches).
+// more points). So queue4 covers whole tiles, and the thin strips left over (at most TAIL_X
+// columns on the right, TAIL_Y rows at the bottom) that the kernel does not write itself (see
+// launch_queue4_r) this kernel takes: the points with x >= xm (every y), then those with y >= ym
+// and x < xm, counted x fastest, one per thread for every z, every neighbour a load (the strip is
+// a fraction of a percent of the grid).
 
 // The tail reads every neighbour (25 loads a point at order 8): it pays for a strip of a few
-// columns only (measured at order 8: 513^3 0.87 of 512^3 without it, 0.91 with it; 544x544x400
-// 295 Gpts/s without it, 266 with a tail 32 wide).
+// columns only (measured at order 8, before the kernel wrote strips itself: 513^3 0.87 of 512^3
+// without it, 0.91 with it; 544x544x400 295 Gpts/s without it, 266 with a tail 32 wide).
 constexpr int TAIL_X = 8, TAIL_Y = 4;
 
 template <int R>
@@ -657,10 +657,11 @@ __global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, f
 // thin strip, else all of it (partial tiles at the edges). Up to order 8 a strip at most R wide
 // holds only points within R of a face, copies of the input that the kernel writes from the halo
 // it loads anyway (star_queue4<R, true>; nx = 513: column 512, row 512); a wider one, up to TAIL_X
-// columns or TAIL_Y rows, goes to the tail. Not at order 2: there the kernel waits for DRAM more
-// than it issues, a partial tile costs less and the tail's strip (uncoalesced, after the kernel)
-// more than it saves. Above order 8 every strip goes to the tail: the strips' code made the whole
-// kernel 7% slower at order 12, more than the tail costs (on the H100 at 513^3).
+// columns or TAIL_Y rows, goes to the tail. At order 2 only a strip 1 wide is left out (which the
+// kernel writes), never one for the tail: there the kernel waits for DRAM more than it issues, a
+// partial tile costs less and the tail's strip (uncoalesced, after the kernel) more than it
+// saves. Above order 8 every strip goes to the tail: at order 12 the kernel with the strips' code
+// took 618 us at 513^3 where the kernel without it and the tail took 576 (on the H100).
 constexpr int STRIPS_MAX_R = 4;
 
 static void queue4_extent(const struct problem *p, size_t *xm, size_t *ym)
