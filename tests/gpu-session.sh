@@ -11,7 +11,6 @@
 #   profile5     lab 5's profile at orders 8 and 12 (make profile runs its default order 2)
 #   test         make tables, then make test (the whole suite: longer than one device call)
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
-#   lab8-test    lab 8's 50-gpu and 70-sanitizer only
 #   test-LABS    50-gpu and 70-sanitizer of some labs: test-6 for lab 6 (a character class of lab numbers)
 #   lab9         lab 9 with 1 and 2 processes, 50-gpu, 70-sanitizer (on 1 GPU: processes share it)
 #   lab9-bench   lab 9's make bench rows (a scaling result needs 2 GPUs: nvidia-h200-x2)
@@ -35,6 +34,9 @@ base=data/${gpu// /_}
 log=$base-test.log
 mkdir -p data
 cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# lab: lab[$1]_" "$f" && out+=("$f"); done; local IFS=,; echo "${out[*]}"; }
+# The labs whose number is in the character class $1, one name a line (lab6_pencils), or a failure.
+labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[$1]_" ||
+            { echo "gpu-session: no lab matches [$1]" >&2; false; }; }
 {
     echo "stencil-labs GPU verification ($phases): commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC')"
     nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.mem --format=csv,noheader
@@ -45,10 +47,7 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
         echo "== $phase"; start=$SECONDS
         case $phase in
         bench) make COMMIT="$commit" bench 2>&1 ;;
-        bench-[1-9]*)
-            labs=$(make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[${phase#bench-}]_" | tr '\n' ' ')
-            if [ -z "${labs// /}" ]; then echo "gpu-session: no lab matches $phase"; false
-            else make COMMIT="$commit" LABS="$labs" bench 2>&1; fi ;;
+        bench-[1-9]*) labs=$(labs_in "${phase#bench-}") && make COMMIT="$commit" LABS="$(echo $labs)" bench 2>&1 ;;
         profile) make COMMIT="$commit" profile 2>&1 ;;
         profile5) for k in 8 12; do ./sol5 --profile --order "$k"; done ;;
         test) make -s tables; make COMMIT="$commit" test 2>&1 ;;
@@ -61,11 +60,9 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
             ./sol8 --profile --size 256 --steps 2
             ./sol8 --convergence --csv "$base-convergence.csv"
             TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
-        lab8-test) TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
         test-[1-9]*)
-            labs=$(make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[${phase#test-}]_" | sed 's/_.*//' | paste -sd,)
-            if [ -z "$labs" ]; then echo "gpu-session: no lab matches $phase"; false
-            else TEST_LABS=$labs perl tests/50-gpu.t && TEST_LABS=$labs perl tests/70-sanitizer.t; fi ;;
+            labs=$(labs_in "${phase#test-}" | sed 's/_.*//' | paste -sd,) &&
+                TEST_LABS=$labs perl tests/50-gpu.t && TEST_LABS=$labs perl tests/70-sanitizer.t ;;
         lab9)
             nvidia-smi -L; mpirun --version | head -n 1
             ./sol9 --reps 3 && mpirun --oversubscribe -np 2 ./sol9 --reps 3
