@@ -356,8 +356,16 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // plane z+1 (from the queue, loaded R+1 planes ahead) and arrives on that plane's barrier, then
 // waits only until everyone has stored plane z; so a warp may run ahead of the slowest. The halo
 // quads skip the registers: cp.async copies them AHEAD = 3 planes ahead.
+//
+// Above order 8 (STAGED) the queue's newest plane skips the registers too. A load into the queue
+// stalls the thread at the end of the same plane, when the queue shifts and moves the register
+// still waiting for memory; with 16 warps an SM that wait shows. So cp.async copies the thread's
+// own quads LEAD planes before they are needed into a small stage in shared memory, and the thread
+// reads them from there. Up to order 8 the stage's shared memory would cost a block per SM at
+// order 2, and measured no faster at orders 4 to 8 (H200).
 
 constexpr int QUAD_W = 128, QUAD_H = 16, RING = 6, AHEAD = 3;  // tile; shared planes; halo lead
+constexpr int LEAD = AHEAD - 1, STAGE = LEAD + 1;  // STAGED: own quads copied LEAD planes early; buffers
 
 template <int R>
 struct Quad {
@@ -365,8 +373,9 @@ struct Quad {
     static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;       // halo quads each side, row in quads
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
-    static constexpr int Q = 2 * R + 2;  // planes z-R .. z+R+1 (the last one in flight)
-    static constexpr size_t SMEM = (size_t)RING * ROWS * QW * sizeof(float4);
+    static constexpr bool STAGED = R > 4;
+    static constexpr int Q = STAGED ? 2 * R + 1 : 2 * R + 2;  // planes z-R .. z+R (and z+R+1, in flight)
+    static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0)) * sizeof(float4);
 };
 
 // The ring's split barriers and asynchronous copies are common/async.cuh's (mbar_*, async_*).
@@ -377,7 +386,8 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 {
     using C = Quad<R>;
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
-    extern __shared__ float4 ring[];  // RING planes of ROWS x QW quads
+    extern __shared__ float4 ring[];  // RING planes of ROWS x QW quads, then (STAGED) the stage
+    float4 *stage = ring + RING * PLANE;  // stage[(slot * PY + p) * NT + t]: own row p of thread t
     __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
@@ -419,7 +429,8 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
         hslot[k] = ok ? row * QW + col : -1;
         hp[k] = in + (ok ? (size_t)gy * pitch + gx + (size_t)z0 * plane : 0);
     }
-    // q[p][i] = row y0+p at plane z-R+i; the queue is filled up to plane z0+R before the loop.
+    // q[p][i] = row y0+p at plane z-R+i; the queue is filled up to plane z0+R before the loop
+    // (STAGED: to z0+R-1; plane z+R comes from the stage at plane z).
     const float *cin = in + (size_t)y0 * pitch + x + (size_t)(z0 - R) * plane;
     float4 q[PY][Q];
 #pragma unroll
@@ -427,19 +438,31 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 #pragma unroll
         for (int p = 0; p < PY; p++)
             if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = *(const float4 *)(cin + p * pitch);
+    const int zq = min(z1 + R, nz);  // the queue needs the planes before zq
     const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
     __syncthreads();  // the barriers are initialised
     // Plane z goes to buffer (z - z0) % RING: its halo by cp.async AHEAD planes ahead, its tile
-    // from the queue one plane ahead. The halos of the first AHEAD planes start before the loop.
+    // from the queue one plane ahead. The halos of the first AHEAD planes start before the loop;
+    // STAGED, the group of each also holds own quads of plane z+R+LEAD for the plane z it stands
+    // for (z0-AHEAD .. z0-1), so that one wait covers both.
+    static_assert(LEAD == AHEAD - 1, "plane z's wait covers the halo of z+1 and own quads of z+R");
     for (int i = 0; i < AHEAD; i++) {
         if (z0 + i < z1)
 #pragma unroll
             for (int k = 0; k < HS; k++)
                 if (hslot[k] >= 0) async_copy16(ring + i * PLANE + hslot[k], hp[k] + i * plane);
+        if constexpr (C::STAGED) {
+            const int j = i + LEAD - AHEAD, zs = z0 + R + j;  // cin is at plane z0+R
+            if (j >= 0 && zs < zq)
+#pragma unroll
+                for (int p = 0; p < PY; p++)
+                    if (mine[p]) async_copy16(stage + ((j % STAGE) * PY + p) * C::NT + t, cin + j * plane + p * pitch);
+        }
         async_commit();  // one group per plane, empty or not, so that async_landed counts planes
     }
 #pragma unroll
     for (int k = 0; k < HS; k++) hp[k] += AHEAD * plane;
+    if constexpr (C::STAGED) cin += LEAD * plane;  // own quads of plane z+R+LEAD
     async_landed<AHEAD - 1>();  // this thread's halo quads of plane z0 are in
 #pragma unroll
     for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
@@ -449,21 +472,32 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     for (int z = z0; z < z1; z++, cin += plane, o += plane) {
         const int step = z - z0;
         // Issue the loads for later planes first, then publish plane z+1, then wait for plane z.
+        if constexpr (!C::STAGED)
 #pragma unroll
-        for (int p = 0; p < PY; p++)
-            if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * pitch);
+            for (int p = 0; p < PY; p++)
+                if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * pitch);
         if (z + AHEAD < z1) {
             float4 *ahead = ring + ((step + AHEAD) % RING) * PLANE;
 #pragma unroll
             for (int k = 0; k < HS; k++)
                 if (hslot[k] >= 0) async_copy16(ahead + hslot[k], hp[k]);
         }
+        if constexpr (C::STAGED)
+            if (z + R + LEAD < zq)
+#pragma unroll
+                for (int p = 0; p < PY; p++)
+                    if (mine[p]) async_copy16(stage + (((step + LEAD) % STAGE) * PY + p) * C::NT + t, cin + p * pitch);
         async_commit();
 #pragma unroll
         for (int k = 0; k < HS; k++) hp[k] += plane;
+        if constexpr (C::STAGED) {
+            async_landed<AHEAD - 1>();  // this thread's halo quads of plane z+1 and own quads of z+R are in
+#pragma unroll
+            for (int p = 0; p < PY; p++) q[p][Q - 1] = stage[((step % STAGE) * PY + p) * C::NT + t];
+        }
         if (z + 1 < z1) {
             float4 *next = ring + ((step + 1) % RING) * PLANE;
-            async_landed<AHEAD - 1>();  // this thread's halo quads of plane z+1 are in
+            if constexpr (!C::STAGED) async_landed<AHEAD - 1>();  // this thread's halo quads of plane z+1 are in
 #pragma unroll
             for (int p = 0; p < PY; p++) next[own + p * QW] = q[p][R + 1];
             mbar_arrive(&full[(step + 1) % RING]);
@@ -523,7 +557,8 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             for (int r = ty; r < below && x < nx; r += C::BY) {
                 const size_t row = (size_t)(yb + C::H + r - y0) * pitch;
                 *(float4 *)(o + row) = c[(C::H + r - ty * PY) * QW];
-                if (right > 0 && tx == 31) {  // cin is R + 1 planes ahead of o
+                if (right > 0 && tx == 31) {  // cin is R + 1 planes ahead of o (the strips are not STAGED)
+                    static_assert(!STRIPS || !C::STAGED, "cin's lead differs when STAGED");
                     const float4 *src = (const float4 *)((cin - (R + 1) * plane) + row + 4);
                     float4 *d = (float4 *)(o + row + 4);
                     d[0] = src[0];
