@@ -10,7 +10,7 @@ objs="build/labs/lab5_register_tiling/lab.o $(echo build/common/{check,options,r
 for n in $per; do
     sed "s/r <= 4 ? 16 : 4);/r <= 4 ? $n : 4);/" solutions/lab5_register_tiling/kernels.cu > /tmp/chunk-$n.cu
     grep -q "r <= 4 ? $n : 4);" /tmp/chunk-$n.cu || { echo "no chunk rule to change"; exit 1; }
-    nvcc -std=c++20 -O3 -lineinfo -arch=sm_90 -Icommon -Xcompiler -fopenmp -o /tmp/chunk-$n -x cu /tmp/chunk-$n.cu $objs -lm &
+    nvcc -std=c++20 -O3 -lineinfo -arch=sm_90 -Icommon -Xcompiler -fopenmp -o /tmp/chunk-$n /tmp/chunk-$n.cu $objs -lm >/tmp/chunk-build-$n.txt 2>&1 || { echo "build $n failed"; tail -3 /tmp/chunk-build-$n.txt; } &
 done
 wait
 for round in 1 2; do for k in 2 8; do for n in $per; do
