@@ -346,8 +346,8 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // thread owns a quad of 4 x points (float4) in PY adjacent rows, so one 16-byte shared load
 // serves 4 points and the rows of a thread share their y neighbours. The output tile is 128x16
 // at every order; what changes with the order is the register queue, 4 * PY * (2R + 2)
-// registers: up to order 8 a thread takes 4 rows (32x4 threads), beyond that one row (32x16
-// threads).
+// registers (2R + 1 at order 12, STAGED below): up to order 8 a thread takes 4 rows (32x4
+// threads), beyond that one row (32x16 threads).
 //
 // No __syncthreads in the loop: a barrier holds every warp of the block to the slowest one, once
 // per plane, and then all of them want the shared-memory pipe at once. Instead the planes go

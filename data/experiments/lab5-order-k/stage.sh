@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # queue4_128x16 with its own quads staged by cp.async (issue 16) against the kernel before, on one
-# GPU in one run. Kernels files (here, or in git history once the experiment is over):
+# GPU in one run. Kernels files, in git history only: git show 65294d0:data/experiments/lab5-order-k/old-kernels.cu
+# > data/experiments/lab5-order-k/old-kernels.cu (and r1-kernels.cu) before running:
 #   old   old-kernels.cu: the solution before (the queue's newest plane loaded into a register)
 #   r1    r1-kernels.cu: staged at every order
-#   cand  the tree's solution: staged above order 8
+#   cand  the tree's solution: staged at order 12 (runs 1-2 of the notes used earlier builds)
 # Usage (repository root): OUT=dir bash data/experiments/lab5-order-k/stage.sh PHASE [PROGRAMS...]
 #   PHASE: time (odd sizes, then 512^3 at every order, 513^3 and 376^3), profile (orders 8 10 12)
 set -u

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# queue4's z chunks from the occupancy calculator (issue 16): wave-kernels.cu takes WAVES, and cuts z
+# queue4's z chunks from the occupancy calculator (issue 16): wave-kernels.cu (git history only: git show
+# 65294d0:data/experiments/lab5-order-k/wave-kernels.cu > the same path) takes WAVES, and cuts z
 # so that the grid is at most WAVES waves of the blocks the SMs hold at once ("sol" is the solution:
 # about 16 blocks per SM up to order 8, 4 above). Timed at 512^3 (every order), 513^3 and 376^3.
 # Usage (repository root): OUT=dir bash data/experiments/lab5-order-k/wave.sh [WAVES...]
