@@ -346,45 +346,47 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // thread owns a quad of 4 x points (float4) in PY adjacent rows, so one 16-byte shared load
 // serves 4 points and the rows of a thread share their y neighbours. The output tile is 128x16
 // at every order; what changes with the order is the register queue, 4 * PY * (2R + 2)
-// registers (2R + 1 at order 12, STAGED below): up to order 8 a thread takes 4 rows (32x4
+// registers (2R + 1 at order 12 when STAGED, below): up to order 8 a thread takes 4 rows (32x4
 // threads), beyond that one row (32x16 threads).
 //
 // No __syncthreads in the loop: a barrier holds every warp of the block to the slowest one, once
 // per plane, and then all of them want the shared-memory pipe at once. Instead the planes go
 // round a ring of RING shared buffers, each with an mbarrier (a barrier object in shared memory
 // whose arrive and wait are separate instructions). At plane z a thread stores its tile rows of
-// plane z+1 (from the queue, loaded R+1 planes ahead) and arrives on that plane's barrier, then
+// plane z+1 (from its queue, which holds up to plane z+R) and arrives on that plane's barrier, then
 // waits only until everyone has stored plane z; so a warp may run ahead of the slowest. The halo
 // quads skip the registers: cp.async copies them AHEAD = 3 planes ahead.
 //
 // At order 12 (STAGED) the queue's newest plane skips the registers too. A load into the queue
 // stalls the thread at the end of the same plane, when the queue shifts and moves the register
 // still waiting for memory. So cp.async copies the thread's own quads LEAD planes before they are
-// needed into a small stage in shared memory, and the thread reads them from there: 7.5% faster at
-// order 12 on an H200. Not below: at order 10 it measured 4.5% slower, at orders 4 to 8 no
-// faster, and at order 2 the stage's shared memory costs a block per SM (7% slower).
+// needed into a small stage in shared memory, and the thread reads them from there: 7% faster at
+// order 12 on an H200 (where the stage fits: 119 KB of shared memory a block; a GPU that gives a
+// block less, 99 KB say, runs the kernel without it). Not below: at order 10 it measured 4.5%
+// slower, at order 8 no faster, and at orders 2 and 4 the stage's shared memory costs a block per
+// SM (7% slower).
 
 constexpr int QUAD_W = 128, QUAD_H = 16, RING = 6, AHEAD = 3;  // tile; shared planes; halo lead
 constexpr int LEAD = AHEAD - 1, STAGE = LEAD + 1;  // STAGED: own quads copied LEAD planes early; buffers
 
-template <int R>
+template <int R, bool STAGED_ = false>
 struct Quad {
     static constexpr int BY = R <= 4 ? 4 : 16, PY = QUAD_H / BY;  // threads in y, rows per thread
     static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;       // halo quads each side, row in quads
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
-    static constexpr bool STAGED = R > 5;
+    static constexpr bool STAGED = STAGED_;
     static constexpr int Q = STAGED ? 2 * R + 1 : 2 * R + 2;  // planes z-R .. z+R (and z+R+1, in flight)
     static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0)) * sizeof(float4);
 };
 
 // The ring's split barriers and asynchronous copies are common/async.cuh's (mbar_*, async_*).
 
-template <int R, bool STRIPS>
+template <int R, bool STRIPS, bool STAGED = false>
 __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
                                                           int nx, int ny, int nz, int pitch, int zchunk)
 {
-    using C = Quad<R>;
+    using C = Quad<R, STAGED>;
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
     extern __shared__ float4 ring[];  // RING planes of ROWS x QW quads, then (STAGED) the stage
     float4 *stage = ring + RING * PLANE;  // stage[(slot * PY + p) * NT + t]: own row p of thread t
@@ -471,7 +473,8 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 #pragma unroll 1
     for (int z = z0; z < z1; z++, cin += plane, o += plane) {
         const int step = z - z0;
-        // Issue the loads for later planes first, then publish plane z+1, then wait for plane z.
+        // Issue the loads (STAGED: copies) for later planes first, then publish plane z+1, then
+        // wait for plane z.
         if constexpr (!C::STAGED)
 #pragma unroll
             for (int p = 0; p < PY; p++)
@@ -656,6 +659,12 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
             star_queue4<R, true><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
             launched = true;
         }
+    if constexpr (R > 5)  // the stage, where it fits
+        if (Quad<R, true>::SMEM <= p->smem_optin) {
+            star_queue4<R, false, true><<<grid, block, Quad<R, true>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny,
+                                                                                          nz, pitch, zc);
+            launched = true;
+        }
     if (!launched)
         star_queue4<R, false><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
     size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);  // the points outside x < xm, y < ym
@@ -713,9 +722,9 @@ extern "C" void setup_kernels(const struct problem *p)
         (const void *)star_queue4<1, false>, (const void *)star_queue4<2, false>, (const void *)star_queue4<3, false>,
         (const void *)star_queue4<4, false>, (const void *)star_queue4<5, false>, (const void *)star_queue4<6, false>,
         (const void *)star_queue4<1, true>,  (const void *)star_queue4<2, true>,  (const void *)star_queue4<3, true>,
-        (const void *)star_queue4<4, true>};
-    const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<5>::SMEM,
-                           Quad<6>::SMEM, Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM};
+        (const void *)star_queue4<4, true>,  (const void *)star_queue4<6, false, true>};
+    const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<5>::SMEM, Quad<6>::SMEM,
+                           Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<6, true>::SMEM};
     static_assert(STRIPS_MAX_R == 4, "the list above has the strips' kernels up to radius 4");
     for (size_t k = 0; k < sizeof smem / sizeof *smem; k++)
         if (smem[k] <= p->smem_optin)

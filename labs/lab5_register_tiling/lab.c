@@ -53,6 +53,9 @@ static const struct lab_case CASES[] = {
     {"test sanitize", "--size 129x33x20"},
     {"test", "--order 4 --size 130x34x20"},
     {"test", "--order 6 --size 70x35x20"},  // the bottom strip beside a partial tile column
+    // queue4's stage at order 12: a last z chunk of one and of two planes (chunks of 4R = 24)
+    {"test", "--order 12 --size 131x17x25"},
+    {"test", "--order 12 --size 131x17x26"},
     {"small sanitize", "--size 67x45x31"},
     {"sanitize", "--size 68x45x31 --order 8"},
     // synccheck overflows its table of tracked barriers on queue4_128x16 at order 12 (512-thread
