@@ -77,11 +77,11 @@ build/%.o: %.c | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-# The commit the binaries were built from; rewritten only when it changes.
+# The commit the binaries were built from; rewritten only when it changes. The temporary file is
+# the shell's own, so that several makes at once (make program ... &) do not take each other's.
 build/version.c: FORCE
 	@mkdir -p $(@D)
-	@echo 'const char BUILD_COMMIT[] = "$(COMMIT)";' > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+	@t=$@.$$$$.tmp; echo 'const char BUILD_COMMIT[] = "$(COMMIT)";' > $$t; cmp -s $$t $@ && rm -f $$t || mv -f $$t $@
 
 build/tests/unit: tests/unit.c $(UNIT_OBJS) | need-nvcc
 	@mkdir -p $(@D)

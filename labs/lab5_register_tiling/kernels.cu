@@ -369,13 +369,13 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 constexpr int QUAD_W = 128, QUAD_H = 16, RING = 6, AHEAD = 3;  // tile; shared planes; halo lead
 constexpr int LEAD = AHEAD - 1, STAGE = LEAD + 1;  // STAGED: own quads copied LEAD planes early; buffers
 
-template <int R, bool STAGED_ = false>
+template <int R, bool WITH_STAGE = false>
 struct Quad {
     static constexpr int BY = R <= 4 ? 4 : 16, PY = QUAD_H / BY;  // threads in y, rows per thread
     static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;       // halo quads each side, row in quads
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
-    static constexpr bool STAGED = STAGED_;
+    static constexpr bool STAGED = WITH_STAGE;
     static constexpr int Q = STAGED ? 2 * R + 1 : 2 * R + 2;  // planes z-R .. z+R (and z+R+1, in flight)
     static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0)) * sizeof(float4);
 };
@@ -389,9 +389,10 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     using C = Quad<R, STAGED>;
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
     extern __shared__ float4 ring[];  // RING planes of ROWS x QW quads, then (STAGED) the stage
-    float4 *stage = ring + RING * PLANE;  // stage[(slot * PY + p) * NT + t]: own row p of thread t
     __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
+    float4 *const stage = ring + RING * PLANE;  // STAGED: own row p of plane z0+R+j in slot j % STAGE
+    auto staged = [stage, t](int j, int p) { return stage + ((j % STAGE) * PY + p) * C::NT + t; };
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)pitch * ny;
@@ -458,7 +459,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             if (j >= 0 && zs < zq)
 #pragma unroll
                 for (int p = 0; p < PY; p++)
-                    if (mine[p]) async_copy16(stage + ((j % STAGE) * PY + p) * C::NT + t, cin + j * plane + p * pitch);
+                    if (mine[p]) async_copy16(staged(j, p), cin + j * plane + p * pitch);
         }
         async_commit();  // one group per plane, empty or not, so that async_landed counts planes
     }
@@ -489,14 +490,14 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             if (z + R + LEAD < zq)
 #pragma unroll
                 for (int p = 0; p < PY; p++)
-                    if (mine[p]) async_copy16(stage + (((step + LEAD) % STAGE) * PY + p) * C::NT + t, cin + p * pitch);
+                    if (mine[p]) async_copy16(staged(step + LEAD, p), cin + p * pitch);
         async_commit();
 #pragma unroll
         for (int k = 0; k < HS; k++) hp[k] += plane;
         if constexpr (C::STAGED) {
             async_landed<AHEAD - 1>();  // this thread's halo quads of plane z+1 and own quads of z+R are in
 #pragma unroll
-            for (int p = 0; p < PY; p++) q[p][Q - 1] = stage[((step % STAGE) * PY + p) * C::NT + t];
+            for (int p = 0; p < PY; p++) q[p][Q - 1] = *staged(step, p);
         }
         if (z + 1 < z1) {
             float4 *next = ring + ((step + 1) % RING) * PLANE;

@@ -6,11 +6,11 @@
 set -u
 per=${*:-16 8 4 2 1}
 make -j16 ARCH=sm_90 COMMIT="${COMMIT:-new}" sol5 >/dev/null 2>&1 || { echo "build failed"; exit 1; }
-objs="build/labs/lab5_register_tiling/lab.o $(echo build/common/{check,options,reference,star,wave,csv,program,sandbox,ranks,harness,main,device}.o) build/version.o"
 for n in $per; do
     sed "s/r <= 4 ? 16 : 4);/r <= 4 ? $n : 4);/" solutions/lab5_register_tiling/kernels.cu > /tmp/chunk-$n.cu
     grep -q "r <= 4 ? $n : 4);" /tmp/chunk-$n.cu || { echo "no chunk rule to change"; exit 1; }
-    nvcc -std=c++20 -O3 -lineinfo -arch=sm_90 -Icommon -Xcompiler -fopenmp -o /tmp/chunk-$n /tmp/chunk-$n.cu $objs -lm >/tmp/chunk-build-$n.txt 2>&1 || { echo "build $n failed"; tail -3 /tmp/chunk-build-$n.txt; } &
+    make ARCH=sm_90 program LAB=lab5_register_tiling KERNELS=/tmp/chunk-$n.cu OUT=/tmp/chunk-$n >/tmp/chunk-build-$n.txt 2>&1 ||
+        { echo "build $n failed"; tail -3 /tmp/chunk-build-$n.txt; } &
 done
 wait
 for round in 1 2; do for k in 2 8; do for n in $per; do

@@ -12,12 +12,10 @@ here=data/experiments/lab5-order-k
 phase=$1; shift
 progs=${*:-old r1 cand}
 make -j16 ARCH=sm_90 COMMIT="${COMMIT:-new}" sol5 >/dev/null 2>&1 || { echo "build failed"; exit 1; }
-objs="build/labs/lab5_register_tiling/lab.o $(echo build/common/{check,options,reference,star,wave,csv,program,sandbox,ranks,harness,main,device}.o) build/version.o"
 for v in $progs; do
     k=$here/$v-kernels.cu; [ "$v" = cand ] && k=solutions/lab5_register_tiling/kernels.cu
-    [ -x /tmp/q4-$v ] && continue
-    nvcc -std=c++20 -O3 -lineinfo -arch=sm_90 -Icommon -Xcompiler -fopenmp -o /tmp/q4-$v $k $objs -lm \
-        >/tmp/build-$v.txt 2>&1 || { echo "build $v failed"; tail /tmp/build-$v.txt; } &
+    make ARCH=sm_90 COMMIT="${COMMIT:-new}" program LAB=lab5_register_tiling KERNELS=$k OUT=/tmp/q4-$v >/tmp/build-$v.txt 2>&1 ||
+        { echo "build $v failed"; tail -3 /tmp/build-$v.txt; } &
 done
 wait
 odd="--order 2 --size 513x7x9|--order 4 --size 130x34x20|--order 6 --size 70x35x20|--order 8 --size 132x40x20|--order 8 --size 67x45x31|--order 10 --size 133x21x40|--order 12 --size 260x45x31|--order 12 --size 131x17x30|--order 8 --size 513x40x37|--order 10 --size 129x33x70"

@@ -7,10 +7,9 @@
 set -u
 waves=${*:-1 2 4}
 make -j16 ARCH=sm_90 COMMIT="${COMMIT:-new}" sol5 >/dev/null 2>&1 || { echo "build failed"; exit 1; }
-objs="build/labs/lab5_register_tiling/lab.o $(echo build/common/{check,options,reference,star,wave,csv,program,sandbox,ranks,harness,main,device}.o) build/version.o"
 for w in $waves; do
-    nvcc -std=c++20 -O3 -lineinfo -arch=sm_90 -Icommon -DWAVES=$w -Xcompiler -fopenmp -o /tmp/w$w \
-        data/experiments/lab5-order-k/wave-kernels.cu $objs -lm >/tmp/wb$w.txt 2>&1 || { echo "build $w failed"; tail -3 /tmp/wb$w.txt; } &
+    make ARCH=sm_90 program LAB=lab5_register_tiling KERNELS=data/experiments/lab5-order-k/wave-kernels.cu OUT=/tmp/w$w \
+        NVFLAGS_lab5_register_tiling=-DWAVES=$w >/tmp/wb$w.txt 2>&1 || { echo "build $w failed"; tail -3 /tmp/wb$w.txt; } &
 done
 wait
 cp sol5 /tmp/wsol
