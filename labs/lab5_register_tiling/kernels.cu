@@ -382,9 +382,37 @@ struct Quad {
 
 // The ring's split barriers and asynchronous copies are common/async.cuh's (mbar_*, async_*).
 
-template <int R, bool STRIPS, bool STAGED = false>
+// The strips right of the last tile column and below the last tile row, when at most R wide (then
+// queue4_extent leaves them out of the tiles), hold only points within R of a face: copies of the
+// input. Blocks past the tiles copy them, quads x in [xa, xa + 4 nq) of rows [ya, yb) and planes
+// [z0, z1): 8 quads a thread in flight at a time (a loop of load-then-store would wait for memory
+// once a quad). Whole 32-byte sectors, the rest of each in the row's padding (nq even, the pitch a
+// multiple of 32): a partial sector costs DRAM a read before its write.
+template <int NT>
+__device__ void copy_box(const float *__restrict__ in, float *__restrict__ out, int pitch, size_t plane, int xa, int nq,
+                         int ya, int yb, int z0, int z1)
+{
+    constexpr int K = 8;
+    const int t = threadIdx.y * 32 + threadIdx.x, h = yb - ya, n = nq * h * (z1 - z0);
+    for (int i0 = t; i0 < n; i0 += K * NT) {
+        size_t at[K];
+        float4 v[K];
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            const int i = i0 + k * NT, r = i / nq;
+            at[k] = (size_t)(z0 + r / h) * plane + (size_t)(ya + r % h) * pitch + xa + 4 * (i % nq);
+            if (i < n) v[k] = *(const float4 *)(in + at[k]);
+        }
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            if (i0 + k * NT < n) *(float4 *)(out + at[k]) = v[k];
+    }
+}
+
+// strips: the strips' widths, right | below << 4 (0 when there are none or the tail takes them).
+template <int R, bool STAGED = false>
 __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
-                                                          int nx, int ny, int nz, int pitch, int zchunk)
+                                                          int nx, int ny, int nz, int pitch, int zchunk, int strips)
 {
     using C = Quad<R, STAGED>;
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
@@ -396,12 +424,13 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)pitch * ny;
-    // STRIPS (up to order 8): the strips this block writes besides its tile, columns right of it
-    // and rows below it, at most R each, packed in one register. A separate instantiation: the
-    // code cost order 12 4% at 512^3, where there are none.
-    const int rx = nx - (x0 + QUAD_W), ry = ny - (yb + C::H);
-    const int strips = !STRIPS ? 0 : (blockIdx.x == gridDim.x - 1 && rx > 0 && rx <= R ? rx : 0) |
-                                     (blockIdx.y == gridDim.y - 1 && ry > 0 && ry <= R ? ry : 0) << 4;
+    const int right = strips & 15, below = strips >> 4, xm = nx - right, ym = ny - below;  // the tiles: x < xm, y < ym
+    const bool past_x = right && blockIdx.x == gridDim.x - 1, past_y = below && blockIdx.y == gridDim.y - 1;
+    if (past_x || past_y) {  // a block past the tiles: the strips of its tile row (or column), then done
+        const int xa = past_x ? xm : x0, nq = past_x ? 2 : min(32, ((nx - x0 + 3) / 4 + 1) & ~1);
+        copy_box<C::NT>(in, out, pitch, plane, xa, nq, past_y ? ym : yb, past_y ? ny : min(yb + C::H, ym), z0, z1);
+        return;
+    }
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
 #pragma unroll
@@ -543,33 +572,6 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             for (int p = 0; p < PY; p++)
                 if (mine[p]) *(float4 *)(o + p * pitch) = q[p][R];
         }
-        // The strips right of the last tile column and below the last tile row, when at most R
-        // wide (then queue4_extent leaves them out of the tiles): points within R of a face, which
-        // copy the input, and the ring holds them as halo (the corner comes from global memory).
-        // Whole 32-byte sectors, the rest of each in the row's padding: a partial sector costs
-        // DRAM a read before its write.
-        if (STRIPS && strips) {
-            const int right = strips & 15, below = strips >> 4;
-            if (right > 0 && tx == 31)
-#pragma unroll
-                for (int p = 0; p < PY; p++)
-                    if (y0 + p < ny) {
-                        float4 *d = (float4 *)(o + p * pitch + 4);
-                        d[0] = c[p * QW + 1];
-                        d[1] = c[p * QW + 1];  // x+8..x+11: padding (right <= R <= 4)
-                    }
-            for (int r = ty; r < below && x < nx; r += C::BY) {
-                const size_t row = (size_t)(yb + C::H + r - y0) * pitch;
-                *(float4 *)(o + row) = c[(C::H + r - ty * PY) * QW];
-                if (right > 0 && tx == 31) {  // cin is R + 1 planes ahead of o (the strips are not STAGED)
-                    static_assert(!STRIPS || !C::STAGED, "cin's lead differs when STAGED");
-                    const float4 *src = (const float4 *)((cin - (R + 1) * plane) + row + 4);
-                    float4 *d = (float4 *)(o + row + 4);
-                    d[0] = src[0];
-                    d[1] = src[1];
-                }
-            }
-        }
 #pragma unroll
         for (int p = 0; p < PY; p++)
 #pragma unroll
@@ -581,14 +583,15 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 // A tile of queue4 costs the same whether it holds 128 x points or one: every warp of it runs
 // the whole loop (at nx = 513 a fifth tile column would make the kernel 25% slower for 0.2%
 // more points). So queue4 covers whole tiles, and the thin strips left over (at most TAIL_X
-// columns on the right, TAIL_Y rows at the bottom) that the kernel does not write itself (see
-// launch_queue4_r) this kernel takes: the points with x >= xm (every y), then those with y >= ym
+// columns on the right, TAIL_Y rows at the bottom) that its blocks do not copy (wider than R)
+// this kernel takes: the points with x >= xm (every y), then those with y >= ym
 // and x < xm, counted x fastest, one per thread for every z, every neighbour a load (the strip is
 // a fraction of a percent of the grid).
 
 // The tail reads every neighbour (25 loads a point at order 8): it pays for a strip of a few
-// columns only (measured at order 8, before the kernel wrote strips itself: 513^3 0.87 of 512^3
-// without it, 0.91 with it; 544x544x400 295 Gpts/s without it, 266 with a tail 32 wide).
+// columns only (measured at order 8, when it took the strips at most R wide too: 513^3 0.87 of
+// 512^3 without it, 0.91 with it; 544x544x400 295 Gpts/s without it, 266 with a tail 32 wide).
+// After the kernel, a strip one column wide still costs it a sector read and written per point.
 constexpr int TAIL_X = 8, TAIL_Y = 4;
 
 template <int R>
@@ -619,22 +622,26 @@ __global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, f
 }
 
 // The part of the grid queue4's tiles cover, x < *xm and y < *ym: whole tiles where the rest is a
-// thin strip, else all of it (partial tiles at the edges). Up to order 8 a strip at most R wide
-// holds only points within R of a face, copies of the input that the kernel writes from the halo
-// it loads anyway (star_queue4<R, true>; nx = 513: column 512, row 512); a wider one, up to TAIL_X
-// columns or TAIL_Y rows, goes to the tail. At order 2 only a strip 1 wide is left out (which the
-// kernel writes), never one for the tail: there the kernel waits for DRAM more than it issues, a
-// partial tile costs less and the tail's strip (uncoalesced, after the kernel) more than it
-// saves. Above order 8 every strip goes to the tail: at order 12 the kernel with the strips' code
-// took 618 us at 513^3 where the kernel without it and the tail took 576 (on the H100).
-constexpr int STRIPS_MAX_R = 4;
-
+// thin strip, else all of it (partial tiles at the edges). A strip at most R wide holds only points
+// within R of a face, copies of the input, which blocks past the tiles copy (copy_box; nx = 513:
+// column 512, row 512); a wider one, up to TAIL_X columns or TAIL_Y rows, goes to the tail. At
+// order 2 only a strip 1 wide is left out, never one for the tail: there the kernel waits for
+// DRAM more than it issues, a partial tile costs less and the tail's strip (uncoalesced, after
+// the kernel) more than it saves.
 static void queue4_extent(const struct problem *p, size_t *xm, size_t *ym)
 {
     const size_t nx = p->n[0], ny = p->n[1], rx = nx % QUAD_W, ry = ny % QUAD_H, r = star_radius(p);
     const size_t wx = r > 1 ? TAIL_X : 1, wy = r > 1 ? TAIL_Y : 1;  // the widest strips left out
     *xm = nx >= QUAD_W && rx <= wx ? nx - rx : nx;
     *ym = ny >= QUAD_H && ry <= wy ? ny - ry : ny;
+}
+
+// The strips' widths, right | below << 4, where the kernel's blocks copy them (both at most R
+// wide); 0 where there are none or the tail takes them.
+static int queue4_strips(const struct problem *p, size_t xm, size_t ym)
+{
+    const size_t sx = p->n[0] - xm, sy = p->n[1] - ym, r = star_radius(p);
+    return sx <= r && sy <= r ? (int)(sx | sy << 4) : 0;
 }
 
 // z chunks: about 16 blocks per SM up to order 8 (128 threads each), 4 above (512 threads).
@@ -651,25 +658,18 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
     const int zc = queue4_chunk(p, R), nx = (int)p->n[0], ny = (int)p->n[1], nz = (int)p->n[2], pitch = (int)p->pitch;
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
-    dim3 block(32, Quad<R>::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
-    const size_t sx = p->n[0] - xm, sy = p->n[1] - ym;  // the strips' widths
-    const bool own = R <= STRIPS_MAX_R && sx <= R && sy <= R;  // the kernel writes them
-    bool launched = false;
-    if constexpr (R <= STRIPS_MAX_R)
-        if (own && (sx || sy)) {
-            star_queue4<R, true><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
-            launched = true;
-        }
-    if constexpr (R > 5)  // the stage, where it fits
-        if (Quad<R, true>::SMEM <= p->smem_optin) {
-            star_queue4<R, false, true><<<grid, block, Quad<R, true>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny,
-                                                                                          nz, pitch, zc);
-            launched = true;
-        }
-    if (!launched)
-        star_queue4<R, false><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc);
+    const int strips = queue4_strips(p, xm, ym);  // a column and a row of blocks past the tiles copy them
+    dim3 block(32, Quad<R>::BY), grid(ceil_div(xm, QUAD_W) + ((strips & 15) > 0), ceil_div(ym, QUAD_H) + ((strips >> 4) > 0),
+                                      ceil_div(p->n[2], zc));
+    bool staged = false;
+    if constexpr (R > 5) staged = Quad<R, true>::SMEM <= p->smem_optin;  // the stage, where it fits
+    if (staged)
+        star_queue4<R, (R > 5)><<<grid, block, Quad<R, true>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz,
+                                                                                  pitch, zc, strips);
+    else
+        star_queue4<R><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc, strips);
     size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);  // the points outside x < xm, y < ym
-    if (tail && !own)
+    if (tail && !strips)
         star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(nz < 65535 ? nz : 65535)), 256, 0, ctx->stream>>>(
             ctx->in[0], ctx->out[0], nx, ny, nz, pitch, (int)xm, (int)ym);
 }
@@ -693,7 +693,8 @@ extern "C" const char *refuse_queue4_128x16(const struct problem *p)
     if (smem > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
     size_t xm, ym;  // the tail's grid needs no test: at most 8 ny + 4 nx points, 256 a block
     queue4_extent(p, &xm, &ym);
-    return refuse_grid(p, ceil_div(ym, QUAD_H), ceil_div(p->n[2], queue4_chunk(p, r)));
+    return refuse_grid(p, ceil_div(ym, QUAD_H) + ((queue4_strips(p, xm, ym) >> 4) > 0),
+                       ceil_div(p->n[2], queue4_chunk(p, r)));
 }
 
 // What the kernel loads: per plane of its chunk the 128x16 tile and halos of whole quads (k rows
@@ -719,14 +720,12 @@ extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w)
 extern "C" void setup_kernels(const struct problem *p)
 {
     star_setup(p);
-    const void *quad_kernels[] = {
-        (const void *)star_queue4<1, false>, (const void *)star_queue4<2, false>, (const void *)star_queue4<3, false>,
-        (const void *)star_queue4<4, false>, (const void *)star_queue4<5, false>, (const void *)star_queue4<6, false>,
-        (const void *)star_queue4<1, true>,  (const void *)star_queue4<2, true>,  (const void *)star_queue4<3, true>,
-        (const void *)star_queue4<4, true>,  (const void *)star_queue4<6, false, true>};
-    const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<5>::SMEM, Quad<6>::SMEM,
-                           Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM, Quad<6, true>::SMEM};
-    static_assert(STRIPS_MAX_R == 4, "the list above has the strips' kernels up to radius 4");
+    const void *quad_kernels[] = {(const void *)star_queue4<1>, (const void *)star_queue4<2>,
+                                  (const void *)star_queue4<3>, (const void *)star_queue4<4>,
+                                  (const void *)star_queue4<5>, (const void *)star_queue4<6>,
+                                  (const void *)star_queue4<6, true>};
+    const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM,
+                           Quad<5>::SMEM, Quad<6>::SMEM, Quad<6, true>::SMEM};
     for (size_t k = 0; k < sizeof smem / sizeof *smem; k++)
         if (smem[k] <= p->smem_optin)
             CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[k], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[k]));

@@ -38,7 +38,6 @@ __device__ __forceinline__ float deriv8(const float *centre, int stride, int dir
 template <int PENCILS, int TX, int TY>
 __global__ void __launch_bounds__(TX * TY) deriv_x(const float *f, float *df, int nx, int ny)
 {
-    static_assert(TX >= RADIUS, "the first RADIUS threads of a row fill its images");
     static_assert(PENCILS % TY == 0, "every thread row takes the same number of rows");
     static_assert(PENCILS / TY <= 8, "a chunk holds at most 8 loads, at least one of each row");
     enum { ROWS = PENCILS / TY, CHUNK = 8 / ROWS };  // rows per thread, points of each per chunk
@@ -67,18 +66,21 @@ __global__ void __launch_bounds__(TX * TY) deriv_x(const float *f, float *df, in
     // last four points of the pencil, row[nx..nx+3] of the first four. The images are read
     // from values other threads loaded: think about what must come before and after.
     // BEGIN SOLUTION
+    // One image value per thread, not a row's eight by four threads in turn: a thread that loops
+    // over rows waits for shared memory once per row while the block waits at the barrier.
+    static_assert(TX * TY >= PENCILS * 2 * RADIUS, "a thread for every image value");
     __syncthreads();
-    for (int p = threadIdx.y; p < PENCILS; p += TY) {
-        float *row = tile + p * width + RADIUS;
-        if (threadIdx.x < RADIUS) {
-            row[threadIdx.x - RADIUS] = row[nx + threadIdx.x - RADIUS];
-            row[nx + threadIdx.x] = row[threadIdx.x];
-        }
+    const int e = threadIdx.y * TX + threadIdx.x, m = e % (2 * RADIUS);  // image m of row e / (2 RADIUS)
+    if (e < PENCILS * 2 * RADIUS) {
+        float *row = tile + e / (2 * RADIUS) * width + RADIUS;
+        if (m < RADIUS) row[m - RADIUS] = row[nx + m - RADIUS];
+        else row[nx + m - RADIUS] = row[m - RADIUS];
     }
     __syncthreads();
     // END SOLUTION
-    for (int p = threadIdx.y; p < PENCILS; p += TY) {
-        int j = blockIdx.x * PENCILS + p;
+#pragma unroll  // the rows' shared loads issued together (64^3: one point of each row per thread)
+    for (int r = 0; r < ROWS; r++) {
+        const int p = threadIdx.y + r * TY, j = blockIdx.x * PENCILS + p;
         if (j >= ny) break;
         float *dst = df + ((size_t)k * ny + j) * nx;
         const float *row = tile + p * width + RADIUS;
