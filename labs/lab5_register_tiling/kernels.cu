@@ -409,8 +409,9 @@ __device__ void copy_box(const float *__restrict__ in, float *__restrict__ out, 
     }
 }
 
-// strips: the strips' widths, right | below << 4 (0 when there are none or the tail takes them).
-template <int R, bool STAGED = false>
+// strips (STRIPS): the strips' widths, right | below << 4. An instantiation of its own, so that the
+// kernel for grids without strips has none of their code (with it, order 12 lost 1% at 512^3).
+template <int R, bool STAGED = false, bool STRIPS = false>
 __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
                                                           int nx, int ny, int nz, int pitch, int zchunk, int strips)
 {
@@ -424,12 +425,14 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)pitch * ny;
-    const int right = strips & 15, below = strips >> 4, xm = nx - right, ym = ny - below;  // the tiles: x < xm, y < ym
-    const bool past_x = right && blockIdx.x == gridDim.x - 1, past_y = below && blockIdx.y == gridDim.y - 1;
-    if (past_x || past_y) {  // a block past the tiles: the strips of its tile row (or column), then done
-        const int xa = past_x ? xm : x0, nq = past_x ? 2 : min(32, ((nx - x0 + 3) / 4 + 1) & ~1);
-        copy_box<C::NT>(in, out, pitch, plane, xa, nq, past_y ? ym : yb, past_y ? ny : min(yb + C::H, ym), z0, z1);
-        return;
+    if constexpr (STRIPS) {
+        const int right = strips & 15, below = strips >> 4, xm = nx - right, ym = ny - below;  // tiles: x < xm, y < ym
+        const bool past_x = right && blockIdx.x == gridDim.x - 1, past_y = below && blockIdx.y == gridDim.y - 1;
+        if (past_x || past_y) {  // a block past the tiles: the strips of its tile row (or column), then done
+            const int xa = past_x ? xm : x0, nq = past_x ? 2 : min(32, ((nx - x0 + 3) / 4 + 1) & ~1);
+            copy_box<C::NT>(in, out, pitch, plane, xa, nq, past_y ? ym : yb, past_y ? ny : min(yb + C::H, ym), z0, z1);
+            return;
+        }
     }
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
@@ -583,16 +586,17 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 // A tile of queue4 costs the same whether it holds 128 x points or one: every warp of it runs
 // the whole loop (at nx = 513 a fifth tile column would make the kernel 25% slower for 0.2%
 // more points). So queue4 covers whole tiles, and the thin strips left over (at most TAIL_X
-// columns on the right, TAIL_Y rows at the bottom) that its blocks do not copy (wider than R)
-// this kernel takes: the points with x >= xm (every y), then those with y >= ym
-// and x < xm, counted x fastest, one per thread for every z, every neighbour a load (the strip is
-// a fraction of a percent of the grid).
+// columns on the right, TAIL_Y rows at the bottom) that its own blocks do not copy (wider than
+// R) this kernel takes: the points with x >= xm (every y), then those with y >= ym and x < xm,
+// counted x fastest, one per thread for every z, every neighbour a load (the strip is a fraction
+// of a percent of the grid).
 
 // The tail reads every neighbour (25 loads a point at order 8): it pays for a strip of a few
 // columns only (measured at order 8, when it took the strips at most R wide too: 513^3 0.87 of
 // 512^3 without it, 0.91 with it; 544x544x400 295 Gpts/s without it, 266 with a tail 32 wide).
 // After the kernel, a strip one column wide still costs it a sector read and written per point.
 constexpr int TAIL_X = 8, TAIL_Y = 4;
+
 
 template <int R>
 __global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, float *__restrict__ out, int nx, int ny,
@@ -652,6 +656,18 @@ static int queue4_chunk(const struct problem *p, int r)
     return zchunk(p, (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H), r, r <= 4 ? 16 : 4);
 }
 
+template <int R, bool STAGED>
+static void launch_queue4_rs(const struct context *ctx, dim3 grid, int nx, int ny, int nz, int pitch, int zc, int strips)
+{
+    const dim3 block(32, Quad<R>::BY);
+    if (strips)
+        star_queue4<R, STAGED, true><<<grid, block, Quad<R, STAGED>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny,
+                                                                                         nz, pitch, zc, strips);
+    else
+        star_queue4<R, STAGED><<<grid, block, Quad<R, STAGED>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz,
+                                                                                   pitch, zc, 0);
+}
+
 template <int R>
 static void launch_queue4_r(const struct problem *p, const struct context *ctx)
 {
@@ -659,15 +675,12 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
     const int strips = queue4_strips(p, xm, ym);  // a column and a row of blocks past the tiles copy them
-    dim3 block(32, Quad<R>::BY), grid(ceil_div(xm, QUAD_W) + ((strips & 15) > 0), ceil_div(ym, QUAD_H) + ((strips >> 4) > 0),
-                                      ceil_div(p->n[2], zc));
+    const dim3 grid(ceil_div(xm, QUAD_W) + ((strips & 15) > 0), ceil_div(ym, QUAD_H) + ((strips >> 4) > 0),
+                    ceil_div(p->n[2], zc));
     bool staged = false;
     if constexpr (R > 5) staged = Quad<R, true>::SMEM <= p->smem_optin;  // the stage, where it fits
-    if (staged)
-        star_queue4<R, (R > 5)><<<grid, block, Quad<R, true>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz,
-                                                                                  pitch, zc, strips);
-    else
-        star_queue4<R><<<grid, block, Quad<R>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc, strips);
+    if (staged) launch_queue4_rs<R, (R > 5)>(ctx, grid, nx, ny, nz, pitch, zc, strips);
+    else launch_queue4_rs<R, false>(ctx, grid, nx, ny, nz, pitch, zc, strips);
     size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);  // the points outside x < xm, y < ym
     if (tail && !strips)
         star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(nz < 65535 ? nz : 65535)), 256, 0, ctx->stream>>>(
@@ -715,18 +728,25 @@ extern "C" void launch_queue_32x32(const struct problem *p, const struct context
 extern "C" const char *refuse_queue_32x32(const struct problem *p) { return refuse_queue<32, 16, 2>(p); }
 extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w) { redundancy_queue<32, 16, 2>(p, r, w); }
 
-// Before any timing: the weights, and the ring's shared memory for every radius (above 48 KB a
-// kernel must opt in).
+// The shared memory of a kernel of queue4 (above 48 KB a kernel must opt in), where it fits.
+template <int R, bool STAGED>
+static void allow_smem(const struct problem *p)
+{
+    constexpr size_t smem = Quad<R, STAGED>::SMEM;
+    if (smem > p->smem_optin) return;
+    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+}
+
+// Before any timing: the weights, and every kernel's shared memory.
 extern "C" void setup_kernels(const struct problem *p)
 {
     star_setup(p);
-    const void *quad_kernels[] = {(const void *)star_queue4<1>, (const void *)star_queue4<2>,
-                                  (const void *)star_queue4<3>, (const void *)star_queue4<4>,
-                                  (const void *)star_queue4<5>, (const void *)star_queue4<6>,
-                                  (const void *)star_queue4<6, true>};
-    const size_t smem[] = {Quad<1>::SMEM, Quad<2>::SMEM, Quad<3>::SMEM, Quad<4>::SMEM,
-                           Quad<5>::SMEM, Quad<6>::SMEM, Quad<6, true>::SMEM};
-    for (size_t k = 0; k < sizeof smem / sizeof *smem; k++)
-        if (smem[k] <= p->smem_optin)
-            CUDA_CHECK(cudaFuncSetAttribute(quad_kernels[k], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem[k]));
+    allow_smem<1, false>(p);
+    allow_smem<2, false>(p);
+    allow_smem<3, false>(p);
+    allow_smem<4, false>(p);
+    allow_smem<5, false>(p);
+    allow_smem<6, false>(p);
+    allow_smem<6, true>(p);  // the stage: order 12 only
 }
