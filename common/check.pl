@@ -18,7 +18,7 @@
 # - Fast: at the default size, student and reference runs alternate (ABAB) on this GPU; their
 #   copy roofs must agree within 10% (else the GPU was shared: performance not graded); the time
 #   the student's program reports must agree with the wall clock this grader measures (beyond
-#   1.5 s of run-to-run jitter).
+#   2.5 s of run-to-run jitter).
 # A variant earns 7 points if correct, and then 3 on the performance curve: all of them at or
 # under 1.2 times the reference's time T_ref, 3 * 1.2 T_ref / T up to 10 times, none beyond.
 # results.json (Gradescope's format) is written on every path, atomically. Exit status: 0 every
@@ -278,9 +278,11 @@ sub csv_rows {
 # run stopped early, and the scale its times need if they disagree with the wall clock.
 my %scale;
 # Two runs of the same program at the default size differed by up to 0.9 s of wall time on the
-# H100 (the CPU references, the dumps, the start): wall time the long run's extra reps cannot
-# account for counts only beyond this.
-my $WALL_JITTER = 1.5;
+# H100 (the CPU references, the dumps, the start); on an H200 host (2026-11-26) lab 6's runs of
+# about 7 s moved 0.8 s each, the student's long run up and the reference's down, 1.6 s net, and
+# 1.5 s here scaled the reference solution's own times by 1.96. Wall time the long run's extra
+# reps cannot account for counts only beyond this.
+my $WALL_JITTER = 2.5;
 sub time_abab {
     my ($lab, $l, $work, $bin, $ref, $variants, $t) = @_;
     my %a = (ts => {}, tr => {}, gpts => {}, roofs => [], abnormal => 0, scale => 1);
