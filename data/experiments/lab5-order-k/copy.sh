@@ -2,7 +2,8 @@
 # queue4's strips at most R wide (issue 16): copied by a column and a row of blocks past the tiles
 # (the tree's solution) against the kernel writing them from its ring inside the plane loop, in an
 # instantiation of its own up to order 8, and the tail above (strips-kernels.cu, the solution at
-# 1eae14f; git history only once the run is recorded). One dimension made 513 at a time, and
+# 1eae14f; git history only: git show 504a1c3:data/experiments/lab5-order-k/strips-kernels.cu).
+# One dimension made 513 at a time, and
 # 513^3, two rounds, 20 timed runs each; orders 4, 6, 10 once.
 # Usage (repository root): OUT=dir bash data/experiments/lab5-order-k/copy.sh
 set -u

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # x_lpencils at 64^3 (issue 16): the solution against x-kernels.cu built three ways: the images
 # filled one value per thread (-DXIMG), the compute loop over a thread's rows unrolled (-DXROWS),
-# both. Back to back and per launch at 64^3 (three rounds), 512^3 once, ncu durations, SASS of x.
+# both (x-kernels.cu: git history only, git show d091324:data/experiments/lab6-small/x-kernels.cu).
+# Back to back and per launch at 64^3 (three rounds), 512^3 once, ncu durations, SASS of x.
 # Usage (repository root): OUT=dir bash data/experiments/lab6-small/x.sh
 set -u
 here=data/experiments/lab6-small
