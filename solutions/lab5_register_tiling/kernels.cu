@@ -671,7 +671,6 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 // After the kernel, a strip one column wide still costs it a sector read and written per point.
 constexpr int TAIL_X = 8, TAIL_Y = 4;
 
-
 template <int R>
 __global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, float *__restrict__ out, int nx, int ny,
                                                  int nz, int pitch, int xm, int ym)

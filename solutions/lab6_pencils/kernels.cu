@@ -66,8 +66,8 @@ __global__ void __launch_bounds__(TX * TY) deriv_x(const float *f, float *df, in
     // last four points of the pencil, row[nx..nx+3] of the first four. The images are read
     // from values other threads loaded: think about what must come before and after.
     // BEGIN SOLUTION
-    // One image value per thread, not a row's eight by four threads in turn: a thread that loops
-    // over rows waits for shared memory once per row while the block waits at the barrier.
+    // One image value per thread: a thread that copied the images of several rows in turn would
+    // wait for shared memory once per row while the whole block waits at the barrier.
     static_assert(TX * TY >= PENCILS * 2 * RADIUS, "a thread for every image value");
     __syncthreads();
     const int e = threadIdx.y * TX + threadIdx.x, m = e % (2 * RADIUS);  // image m of row e / (2 RADIUS)
