@@ -384,10 +384,12 @@ struct Quad {
 
 // The strips right of the last tile column and below the last tile row, when at most R wide (then
 // queue4_extent leaves them out of the tiles), hold only points within R of a face: copies of the
-// input. Blocks past the tiles copy them, quads x in [xa, xa + 4 nq) of rows [ya, yb) and planes
-// [z0, z1): 8 quads a thread in flight at a time (a loop of load-then-store would wait for memory
-// once a quad). Whole 32-byte sectors, the rest of each in the row's padding (nq even, the pitch a
-// multiple of 32): a partial sector costs DRAM a read before its write.
+// input, which the ring already holds as the last tiles' halo. So those tiles write them from the
+// ring, a float4 a lane (STRIPS, below); the corner, which no ring holds, copy_box copies after the
+// loop: quads x in [xa, xa + 4 nq) of rows [ya, yb) and planes [z0, z1), 8 quads a thread in flight
+// at a time (a loop of load-then-store would wait for memory once a quad). Both write whole 32-byte
+// sectors, the rest of each in the row's padding (the pitch a multiple of 32): a partial sector
+// costs DRAM a read before its write.
 template <int NT>
 __device__ void copy_box(const float *__restrict__ in, float *__restrict__ out, int pitch, size_t plane, int xa, int nq,
                          int ya, int yb, int z0, int z1)
@@ -425,15 +427,11 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)pitch * ny;
-    if constexpr (STRIPS) {
-        const int right = strips & 15, below = strips >> 4, xm = nx - right, ym = ny - below;  // tiles: x < xm, y < ym
-        const bool past_x = right && blockIdx.x == gridDim.x - 1, past_y = below && blockIdx.y == gridDim.y - 1;
-        if (past_x || past_y) {  // a block past the tiles: the strips of its tile row (or column), then done
-            const int xa = past_x ? xm : x0, nq = past_x ? 2 : min(32, ((nx - x0 + 3) / 4 + 1) & ~1);
-            copy_box<C::NT>(in, out, pitch, plane, xa, nq, past_y ? ym : yb, past_y ? ny : min(yb + C::H, ym), z0, z1);
-            return;
-        }
-    }
+    // STRIPS: this block's tile is the last of its row (it writes the strip right of it) or of its
+    // column (the strip below it)
+    const int right = strips & 15, below = strips >> 4;
+    const bool strip_x = STRIPS && right && blockIdx.x == gridDim.x - 1;
+    const bool strip_y = STRIPS && below && blockIdx.y == gridDim.y - 1;
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
 #pragma unroll
@@ -575,11 +573,27 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             for (int p = 0; p < PY; p++)
                 if (mine[p]) *(float4 *)(o + p * pitch) = q[p][R];
         }
+        if constexpr (STRIPS) {
+            // The right strip: lanes 2p and 2p + 1 of each warp write row p's sector, the quad at
+            // xm = x0 + 128 and the next (the ring's, or padding); the strip below: warp r its row r.
+            if (strip_x && tx < 2 * PY && y0 + tx / 2 < ny) {
+                const int p = tx / 2, k = tx % 2;
+                const bool in_grid = k < XQ && x0 + QUAD_W + 4 * k < nx;  // else padding
+                const float4 v = in_grid ? c[p * QW + 32 + k - tx] : make_float4(0.f, 0.f, 0.f, 0.f);
+                *(float4 *)(o + p * pitch + 4 * (32 + k - tx)) = v;
+            }
+            if (strip_y && ty < below && x < ((nx + 7) & ~7)) {
+                const float4 v = x < nx ? c[(C::H + ty - ty * PY) * QW] : make_float4(0.f, 0.f, 0.f, 0.f);
+                *(float4 *)(o + (size_t)(C::H + ty - ty * PY) * pitch) = v;
+            }
+        }
 #pragma unroll
         for (int p = 0; p < PY; p++)
 #pragma unroll
             for (int i = 0; i < Q - 1; i++) q[p][i] = q[p][i + 1];
     }
+    if (strip_x && strip_y)  // the corner, right of the strip below
+        copy_box<C::NT>(in, out, pitch, plane, nx - right, 2, ny - below, ny, z0, z1);
 }
 
 // ---- 4b. queue4's tail: a thin remainder of the grid, one point per thread ----
@@ -639,7 +653,7 @@ static void queue4_extent(const struct problem *p, size_t *xm, size_t *ym)
     *ym = ny >= QUAD_H && ry <= wy ? ny - ry : ny;
 }
 
-// The strips' widths, right | below << 4, where the kernel's blocks copy them (both at most R
+// The strips' widths, right | below << 4, where the kernel's tiles write them (both at most R
 // wide); 0 where there are none or the tail takes them.
 static int queue4_strips(const struct problem *p, size_t xm, size_t ym)
 {
@@ -673,9 +687,8 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
     const int zc = queue4_chunk(p, R), nx = (int)p->n[0], ny = (int)p->n[1], nz = (int)p->n[2], pitch = (int)p->pitch;
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
-    const int strips = queue4_strips(p, xm, ym);  // a column and a row of blocks past the tiles copy them
-    const dim3 grid(ceil_div(xm, QUAD_W) + ((strips & 15) > 0), ceil_div(ym, QUAD_H) + ((strips >> 4) > 0),
-                    ceil_div(p->n[2], zc));
+    const int strips = queue4_strips(p, xm, ym);  // the last tiles write them from the ring
+    const dim3 grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
     bool staged = false;
     if constexpr (R > 5) staged = Quad<R, true>::SMEM <= p->smem_optin;  // the stage, where it fits
     if (staged) launch_queue4_rs<R, (R > 5)>(ctx, grid, nx, ny, nz, pitch, zc, strips);
@@ -705,8 +718,7 @@ extern "C" const char *refuse_queue4_128x16(const struct problem *p)
     if (smem > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
     size_t xm, ym;  // the tail's grid needs no test: at most 8 ny + 4 nx points, 256 a block
     queue4_extent(p, &xm, &ym);
-    return refuse_grid(p, ceil_div(ym, QUAD_H) + ((queue4_strips(p, xm, ym) >> 4) > 0),
-                       ceil_div(p->n[2], queue4_chunk(p, r)));
+    return refuse_grid(p, ceil_div(ym, QUAD_H), ceil_div(p->n[2], queue4_chunk(p, r)));
 }
 
 // What the kernel loads: per plane of its chunk the 128x16 tile and halos of whole quads (k rows
