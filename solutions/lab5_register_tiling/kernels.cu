@@ -491,11 +491,6 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)pitch * ny;
-    // STRIPS: this block's tile is the last of its row (it writes the strip right of it) or of its
-    // column (the strip below it)
-    const int right = strips & 15, below = strips >> 4;
-    const bool strip_x = STRIPS && right && blockIdx.x == gridDim.x - 1;
-    const bool strip_y = STRIPS && below && blockIdx.y == gridDim.y - 1;
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
 #pragma unroll
@@ -537,6 +532,30 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = *(const float4 *)(cin + p * pitch);
     const int zq = min(z1 + R, nz);  // the queue needs the planes before zq
     const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
+    // STRIPS: the last tile of a tile row writes the strip right of it, 32 quads a plane (row p's
+    // sector: the quad at x0 + 128 and the next, padding or the ring's), the last of a tile column
+    // the strip below it, 32 a row; one float4 a job, from this plane's ring buffer (job_ring, from
+    // c) to the output (job_out, from o), jobs t, t + NT, ...: the strip below first, warp r its row r.
+    constexpr int JOBS = STRIPS ? (32 * R + 32 + C::NT - 1) / C::NT : 0;
+    const int right = strips & 15, below = strips >> 4;
+    const bool strip_x = STRIPS && right && blockIdx.x == gridDim.x - 1;
+    const bool strip_y = STRIPS && below && blockIdx.y == gridDim.y - 1;
+    bool job[JOBS ? JOBS : 1];
+    int job_ring[JOBS ? JOBS : 1], job_out[JOBS ? JOBS : 1];
+#pragma unroll
+    for (int j = 0; j < JOBS; j++) {
+        const int n = t + j * C::NT, n_below = strip_y ? 32 * below : 0, m = n - n_below;
+        int row, col;  // ring slot of the quad: row of the ring plane, column in quads
+        if (n < n_below) {
+            row = R + C::H + n / 32, col = XQ + n % 32;
+            job[j] = x0 + 4 * (n % 32) < ((nx + 7) & ~7);  // whole sectors: padding past nx
+        } else {
+            row = R + m / 2, col = XQ + 32 + min(m % 2, XQ - 1);  // XQ = 1: the halo quad again, as padding
+            job[j] = strip_x && m < 32 && yb + m / 2 < ny;
+        }
+        job_ring[j] = row * QW + col - own;
+        job_out[j] = (yb + row - R - y0) * pitch + 4 * (col - XQ - tx);
+    }
     __syncthreads();  // the barriers are initialised
     // Plane z goes to buffer (z - z0) % RING: its halo by cp.async AHEAD planes ahead, its tile
     // from the queue one plane ahead. The halos of the first AHEAD planes start before the loop;
@@ -647,20 +666,10 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             for (int p = 0; p < PY; p++)
                 if (mine[p]) *(float4 *)(o + p * pitch) = q[p][R];
         }
-        if constexpr (STRIPS) {
-            // The right strip: lanes 2p and 2p + 1 of each warp write row p's sector, the quad at
-            // xm = x0 + 128 and the next (the ring's, or padding); the strip below: warp r its row r.
-            if (strip_x && tx < 2 * PY && y0 + tx / 2 < ny) {
-                const int p = tx / 2, k = tx % 2;
-                const bool in_grid = k < XQ && x0 + QUAD_W + 4 * k < nx;  // else padding
-                const float4 v = in_grid ? c[p * QW + 32 + k - tx] : make_float4(0.f, 0.f, 0.f, 0.f);
-                *(float4 *)(o + p * pitch + 4 * (32 + k - tx)) = v;
-            }
-            if (strip_y && ty < below && x < ((nx + 7) & ~7)) {
-                const float4 v = x < nx ? c[(C::H + ty - ty * PY) * QW] : make_float4(0.f, 0.f, 0.f, 0.f);
-                *(float4 *)(o + (size_t)(C::H + ty - ty * PY) * pitch) = v;
-            }
-        }
+        if constexpr (STRIPS)
+#pragma unroll
+            for (int j = 0; j < JOBS; j++)
+                if (job[j]) *(float4 *)(o + job_out[j]) = c[job_ring[j]];
 #pragma unroll
         for (int p = 0; p < PY; p++)
 #pragma unroll
