@@ -384,12 +384,18 @@ struct Quad {
 
 // The strips right of the last tile column and below the last tile row, when at most R wide (then
 // queue4_extent leaves them out of the tiles), hold only points within R of a face: copies of the
-// input, which the ring already holds as the last tiles' halo. So those tiles write them from the
-// ring, a float4 a lane (STRIPS, below); the corner, which no ring holds, copy_box copies after the
-// loop: quads x in [xa, xa + 4 nq) of rows [ya, yb) and planes [z0, z1), 8 quads a thread in flight
-// at a time (a loop of load-then-store would wait for memory once a quad). Both write whole 32-byte
-// sectors, the rest of each in the row's padding (the pitch a multiple of 32): a partial sector
-// costs DRAM a read before its write.
+// input, which the ring already holds as the last tiles' halo. Up to order 8 those tiles write them
+// from the ring, a float4 a lane (STRIPS, below), and copy_box the corner, which no ring holds,
+// after the loop (513^3 went from 0.93 to 0.96 of 512^3 at orders 2 and 8 on an H200, against
+// copying the strips). Above order 8 an extra column and row of blocks past the tiles copy them
+// (copy_box): there the same stores in the loop made order 12 20% slower in every grid with strips,
+// and leaner ones still 2-5%, though they run in one block in 32 (the compiler's schedule of the
+// whole loop, 512-thread blocks). copy_box copies quads x in [xa, xa + 4 nq) of rows [ya, yb) and
+// planes [z0, z1), 8 quads a thread in flight at a time (a loop of load-then-store would wait for
+// memory once a quad). Both write whole 32-byte sectors, the rest of each in the row's padding (the
+// pitch a multiple of 32): a partial sector costs DRAM a read before its write.
+constexpr int RING_STRIPS_MAX_R = 4;
+
 template <int NT>
 __device__ void copy_box(const float *__restrict__ in, float *__restrict__ out, int pitch, size_t plane, int xa, int nq,
                          int ya, int yb, int z0, int z1)
@@ -427,6 +433,21 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
     const size_t plane = (size_t)pitch * ny;
+    // STRIPS, up to order 8: this block's tile is the last of its row (it writes the strip right of
+    // it) or of its column (the strip below it); above, a block past the tiles copies them.
+    constexpr bool RING_STRIPS = STRIPS && R <= RING_STRIPS_MAX_R;
+    const int right = strips & 15, below = strips >> 4;
+    if constexpr (STRIPS && !RING_STRIPS) {
+        const int xm = nx - right, ym = ny - below;  // tiles: x < xm, y < ym
+        const bool past_x = right && blockIdx.x == gridDim.x - 1, past_y = below && blockIdx.y == gridDim.y - 1;
+        if (past_x || past_y) {  // a block past the tiles: the strips of its tile row (or column), then done
+            const int xa = past_x ? xm : x0, nq = past_x ? 2 : min(32, ((nx - x0 + 3) / 4 + 1) & ~1);
+            copy_box<C::NT>(in, out, pitch, plane, xa, nq, past_y ? ym : yb, past_y ? ny : min(yb + C::H, ym), z0, z1);
+            return;
+        }
+    }
+    const bool strip_x = RING_STRIPS && right && blockIdx.x == gridDim.x - 1;
+    const bool strip_y = RING_STRIPS && below && blockIdx.y == gridDim.y - 1;
     if (t < RING) mbar_init(&full[t], C::NT);
     bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
 #pragma unroll
@@ -468,30 +489,6 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = *(const float4 *)(cin + p * pitch);
     const int zq = min(z1 + R, nz);  // the queue needs the planes before zq
     const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
-    // STRIPS: the last tile of a tile row writes the strip right of it, 32 quads a plane (row p's
-    // sector: the quad at x0 + 128 and the next, padding or the ring's), the last of a tile column
-    // the strip below it, 32 a row; one float4 a job, from this plane's ring buffer (job_ring, from
-    // c) to the output (job_out, from o), jobs t, t + NT, ...: the strip below first, warp r its row r.
-    constexpr int JOBS = STRIPS ? (32 * R + 32 + C::NT - 1) / C::NT : 0;
-    const int right = strips & 15, below = strips >> 4;
-    const bool strip_x = STRIPS && right && blockIdx.x == gridDim.x - 1;
-    const bool strip_y = STRIPS && below && blockIdx.y == gridDim.y - 1;
-    bool job[JOBS ? JOBS : 1];
-    int job_ring[JOBS ? JOBS : 1], job_out[JOBS ? JOBS : 1];
-#pragma unroll
-    for (int j = 0; j < JOBS; j++) {
-        const int n = t + j * C::NT, n_below = strip_y ? 32 * below : 0, m = n - n_below;
-        int row, col;  // ring slot of the quad: row of the ring plane, column in quads
-        if (n < n_below) {
-            row = R + C::H + n / 32, col = XQ + n % 32;
-            job[j] = x0 + 4 * (n % 32) < ((nx + 7) & ~7);  // whole sectors: padding past nx
-        } else {
-            row = R + m / 2, col = XQ + 32 + min(m % 2, XQ - 1);  // XQ = 1: the halo quad again, as padding
-            job[j] = strip_x && m < 32 && yb + m / 2 < ny;
-        }
-        job_ring[j] = row * QW + col - own;
-        job_out[j] = (yb + row - R - y0) * pitch + 4 * (col - XQ - tx);
-    }
     __syncthreads();  // the barriers are initialised
     // Plane z goes to buffer (z - z0) % RING: its halo by cp.async AHEAD planes ahead, its tile
     // from the queue one plane ahead. The halos of the first AHEAD planes start before the loop;
@@ -592,10 +589,20 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
             for (int p = 0; p < PY; p++)
                 if (mine[p]) *(float4 *)(o + p * pitch) = q[p][R];
         }
-        if constexpr (STRIPS)
-#pragma unroll
-            for (int j = 0; j < JOBS; j++)
-                if (job[j]) *(float4 *)(o + job_out[j]) = c[job_ring[j]];
+        if constexpr (RING_STRIPS) {
+            // The right strip: lanes 2p and 2p + 1 of each warp write row p's sector, the quad at
+            // xm = x0 + 128 and the next (the ring's, or padding); the strip below: warp r its row r.
+            if (strip_x && tx < 2 * PY && y0 + tx / 2 < ny) {
+                const int p = tx / 2, k = tx % 2;
+                const bool in_grid = k < XQ && x0 + QUAD_W + 4 * k < nx;  // else padding
+                const float4 v = in_grid ? c[p * QW + 32 + k - tx] : make_float4(0.f, 0.f, 0.f, 0.f);
+                *(float4 *)(o + p * pitch + 4 * (32 + k - tx)) = v;
+            }
+            if (strip_y && ty < below && x < ((nx + 7) & ~7)) {
+                const float4 v = x < nx ? c[(C::H + ty - ty * PY) * QW] : make_float4(0.f, 0.f, 0.f, 0.f);
+                *(float4 *)(o + (size_t)(C::H + ty - ty * PY) * pitch) = v;
+            }
+        }
 #pragma unroll
         for (int p = 0; p < PY; p++)
 #pragma unroll
@@ -649,7 +656,7 @@ __global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, f
 
 // The part of the grid queue4's tiles cover, x < *xm and y < *ym: whole tiles where the rest is a
 // thin strip, else all of it (partial tiles at the edges). A strip at most R wide holds only points
-// within R of a face, copies of the input, which blocks past the tiles copy (copy_box; nx = 513:
+// within R of a face, copies of the input, which the kernel writes (above copy_box; nx = 513:
 // column 512, row 512); a wider one, up to TAIL_X columns or TAIL_Y rows, goes to the tail. At
 // order 2 only a strip 1 wide is left out, never one for the tail: there the kernel waits for
 // DRAM more than it issues, a partial tile costs less and the tail's strip (uncoalesced, after
@@ -662,7 +669,7 @@ static void queue4_extent(const struct problem *p, size_t *xm, size_t *ym)
     *ym = ny >= QUAD_H && ry <= wy ? ny - ry : ny;
 }
 
-// The strips' widths, right | below << 4, where the kernel's tiles write them (both at most R
+// The strips' widths, right | below << 4, where the kernel writes them (both at most R
 // wide); 0 where there are none or the tail takes them.
 static int queue4_strips(const struct problem *p, size_t xm, size_t ym)
 {
@@ -696,8 +703,10 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
     const int zc = queue4_chunk(p, R), nx = (int)p->n[0], ny = (int)p->n[1], nz = (int)p->n[2], pitch = (int)p->pitch;
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
-    const int strips = queue4_strips(p, xm, ym);  // the last tiles write them from the ring
-    const dim3 grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
+    const int strips = queue4_strips(p, xm, ym);
+    const bool past = strips && R > RING_STRIPS_MAX_R;  // a column and a row of blocks past the tiles copy them
+    const dim3 grid(ceil_div(xm, QUAD_W) + (past && (strips & 15)), ceil_div(ym, QUAD_H) + (past && (strips >> 4)),
+                    ceil_div(p->n[2], zc));
     bool staged = false;
     if constexpr (R > 5) staged = Quad<R, true>::SMEM <= p->smem_optin;  // the stage, where it fits
     if (staged) launch_queue4_rs<R, (R > 5)>(ctx, grid, nx, ny, nz, pitch, zc, strips);
@@ -727,7 +736,8 @@ extern "C" const char *refuse_queue4_128x16(const struct problem *p)
     if (smem > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
     size_t xm, ym;  // the tail's grid needs no test: at most 8 ny + 4 nx points, 256 a block
     queue4_extent(p, &xm, &ym);
-    return refuse_grid(p, ceil_div(ym, QUAD_H), ceil_div(p->n[2], queue4_chunk(p, r)));
+    const bool past_y = r > RING_STRIPS_MAX_R && (queue4_strips(p, xm, ym) >> 4);  // a row of blocks past the tiles
+    return refuse_grid(p, ceil_div(ym, QUAD_H) + past_y, ceil_div(p->n[2], queue4_chunk(p, r)));
 }
 
 // What the kernel loads: per plane of its chunk the 128x16 tile and halos of whole quads (k rows

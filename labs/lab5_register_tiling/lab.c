@@ -47,9 +47,10 @@ static const struct lab_case CASES[] = {
     // at the bottom; 8 columns, the widest it leaves, at order 12)
     {"test sanitize", "--order 6 --size 133x36x12"},
     {"test", "--order 12 --size 136x20x30"},
-    // a remainder at most k/2 wide queue4's last tiles write from their ring (the corner: copy_box),
-    // at order 2 one column and one row, at order 12 (131x17x25 below, 131x67x45 and 132x7x29
-    // above) with the stage
+    // a remainder at most k/2 wide, which up to order 8 queue4's last tiles write from their ring
+    // (the corner: copy_box) and above blocks past its tiles copy: both strips and the corner, at
+    // order 2 one column and one row, at order 10 (260x19x40 above), at order 12 (131x17x25 below,
+    // 131x67x45 and 132x7x29 above) with the stage
     {"test sanitize", "--order 8 --size 260x20x20"},
     {"test sanitize", "--size 129x33x20"},
     {"test", "--order 4 --size 130x34x20"},
