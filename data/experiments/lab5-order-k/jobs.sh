@@ -2,9 +2,11 @@
 # queue4's strips from the ring at orders 10 and 12 (issue 16): ring.sh's first version (cae0dc3)
 # made 513^3 0.96 of 512^3 at orders 2 and 8 but order 12 20% slower in every grid with strips (the
 # instantiation took 128 registers, against 108 without strips). Here each thread's strip quads are
-# precomputed jobs (a ring slot and an output offset; J: the tree's solution), the same computed in
+# precomputed jobs (a ring slot and an output offset; j: ./sol5 at 5b4bb85), the same computed in
 # the loop (jl-kernels.cu), or written before the plane's compute (jb-kernels.cu), against the copy
-# blocks of 504a1c3 (copy-kernels.cu). Two rounds, 20 timed runs each.
+# blocks of 504a1c3 (copy-kernels.cu). Two rounds, 20 timed runs each. The kernels files are in git
+# history: git show 6c5434c:data/experiments/lab5-order-k/copy-kernels.cu, and jl-, jb-kernels.cu at
+# 5b4bb85, whose solution is j (git show 5b4bb85:solutions/lab5_register_tiling/kernels.cu).
 # Usage (repository root): OUT=dir bash data/experiments/lab5-order-k/jobs.sh
 set -u
 make -j16 ARCH=sm_90 COMMIT="${COMMIT:-new}" sol5 >/dev/null 2>&1 || { echo "build failed"; exit 1; }

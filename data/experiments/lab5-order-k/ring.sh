@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # queue4's strips at most R wide (issue 16): written from the ring by the last tiles' lanes, a float4
-# each (ring: the tree's solution), against a column and a row of copy blocks past the tiles (copy:
-# 504a1c3's solution, copy-kernels.cu; git history only once recorded here); each with lab 5's rows
+# each (ring: the solution at cae0dc3; the tree keeps it up to order 8 only), against a column and a row of copy blocks past the tiles (copy:
+# 504a1c3's solution, copy-kernels.cu: git show 6c5434c:data/experiments/lab5-order-k/copy-kernels.cu
+# > data/experiments/lab5-order-k/copy-kernels.cu before running); each with lab 5's rows
 # padded to 32 floats (the tree) and to 64 (a copy of the tree, row_align = 64). Two rounds, 20
 # timed runs each (every timed run is checked against the CPU reference).
 # Usage (repository root): OUT=dir bash data/experiments/lab5-order-k/ring.sh
