@@ -78,15 +78,17 @@ __global__ void __launch_bounds__(TX * TY) deriv_x(const float *f, float *df, in
     }
     __syncthreads();
     // END SOLUTION
-#pragma unroll  // the rows' shared loads issued together (64^3: one point of each row per thread)
-    for (int r = 0; r < ROWS; r++) {
-        const int p = threadIdx.y + r * TY, j = blockIdx.x * PENCILS + p;
-        if (j >= ny) break;
-        float *dst = df + ((size_t)k * ny + j) * nx;
-        const float *row = tile + p * width + RADIUS;
-#pragma unroll 4
-        for (int i = threadIdx.x; i < nx; i += TX) dst[i] = deriv8(row + i, 1, 0);
-    }
+    // Points i outer, a thread's rows inner: the rows' shared loads issue together, and the code
+    // stays short. At 64^3 an SM runs about one block, so none of its instructions are in cache
+    // yet; the rows unrolled around an unrolled i loop made 15 KB of code and took 3.3 us against
+    // 3.0 for this loop's 5.6 KB (Nsight Compute, H200).
+#pragma unroll 1
+    for (int i = threadIdx.x; i < nx; i += TX)
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) {
+            const int p = threadIdx.y + r * TY, j = blockIdx.x * PENCILS + p;
+            if (j < ny) df[((size_t)k * ny + j) * nx + i] = deriv8(tile + p * width + RADIUS + i, 1, 0);
+        }
 }
 
 // ---- y and z: PENCILS consecutive x columns, each a whole pencil of len points ----
