@@ -47,14 +47,16 @@ static const struct lab_case CASES[] = {
     // at the bottom; 8 columns, the widest it leaves, at order 12)
     {"test sanitize", "--order 6 --size 133x36x12"},
     {"test", "--order 12 --size 136x20x30"},
-    // a remainder at most k/2 wide, which up to order 8 queue4's last tiles write from their ring
-    // (the corner: copy_box) and above blocks past its tiles copy: both strips and the corner, at
-    // order 2 one column and one row, at order 10 (260x19x40 above), at order 12 (131x17x25 below,
-    // 131x67x45 and 132x7x29 above) with the stage
+    // a remainder at most k/2 wide: up to order 8 queue4's last tiles write it from their ring and
+    // copy_box the corner (both strips and the corner at orders 8, 2 (one column, one row) and 4;
+    // the bottom strip alone beside a partial tile column at order 6, the right strip alone beside
+    // a partial tile row at order 4); above order 8 blocks past the tiles copy it (order 10:
+    // 260x19x40 above; order 12: 131x17x25 below, 131x67x45 and 132x7x29 above, with the stage)
     {"test sanitize", "--order 8 --size 260x20x20"},
     {"test sanitize", "--size 129x33x20"},
     {"test", "--order 4 --size 130x34x20"},
-    {"test", "--order 6 --size 70x35x20"},  // the bottom strip beside a partial tile column
+    {"test", "--order 6 --size 70x35x20"},
+    {"test", "--order 4 --size 129x45x20"},
     // queue4's stage at order 12: a last z chunk of one and of two planes (chunks of 4R = 24)
     {"test sanitize synccheck-todo", "--order 12 --size 131x17x25"},  // (synccheck: below)
     {"test", "--order 12 --size 131x17x26"},

@@ -730,8 +730,8 @@ __global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, f
 
 // The part of the grid queue4's tiles cover, x < *xm and y < *ym: whole tiles where the rest is a
 // thin strip, else all of it (partial tiles at the edges). A strip at most R wide holds only points
-// within R of a face, copies of the input, which the kernel writes (above copy_box; nx = 513:
-// column 512, row 512); a wider one, up to TAIL_X columns or TAIL_Y rows, goes to the tail. At
+// within R of a face, copies of the input, which the kernel writes (see copy_box's comment; nx =
+// 513: column 512, row 512); a wider one, up to TAIL_X columns or TAIL_Y rows, goes to the tail. At
 // order 2 only a strip 1 wide is left out, never one for the tail: there the kernel waits for
 // DRAM more than it issues, a partial tile costs less and the tail's strip (uncoalesced, after
 // the kernel) more than it saves.
