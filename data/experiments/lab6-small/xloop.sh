@@ -2,7 +2,8 @@
 # x_lpencils at 64^3 (issue 16): is its code size the gap to y_lpencils? The solution's deriv_x<32,
 # 64, 8> is 14.8 KB of SASS (rows unrolled, each row's loop over i unrolled 4 with its remainder),
 # deriv_yz's 6.3 KB; at 64^3 an SM runs about one block, so every instruction comes from a cold
-# instruction cache. xloop-kernels.cu (git history only once recorded in NOTES.md) turns the loops
+# instruction cache. xloop-kernels.cu (git history only: git show 048a47b:$here/xloop-kernels.cu >
+# $here/xloop-kernels.cu before running; here = data/experiments/lab6-small) turns the loops
 # round: i outer, unrolled XLOOP times, the rows inner and unrolled (their shared loads still issue
 # together): 5.6 KB at XLOOP=1, 9.9 KB at 2, 12.4 KB at 4. ncu durations (x and y), back to back
 # and per launch at 64^3 (three rounds), 512^3 twice.
