@@ -77,7 +77,9 @@ const struct lab LAB = {
     .dims = 3,
     .default_n = {512, 512, 512},
     .min_n = {1, 1, 1},
-    .row_align = 32,  // every row 128-byte aligned: the float4 kernels need no test for it
+    // every row 256-byte aligned: the float4 kernels need no test for it, and on an H200 queue4 ran
+    // up to 2.5% faster at nx = 513 and 544 than with rows of 32 floats (128 bytes)
+    .row_align = 64,
     .default_order = 2,
     .order_ok = star_order_ok,
     STAR_LAB_FIELDS,
