@@ -724,24 +724,30 @@ static int queue4_resident(const struct problem *p, int r)
     }
 }
 
-// z chunks: as long as the grid still fills the SMs QUEUE4_WAVES times over (the blocks they hold
-// at once, times 4). Each chunk re-reads 2R planes to fill its queue, and a grid of few full waves
-// leaves fewer SMs idle at its end than 8.2 waves of short chunks (the rule before: about 16
-// blocks per SM). On an H200 at 512^3 the DRAM reads fell from 4.57 to 4.28 bytes a point at
-// order 8 and every order ran as fast or faster: +3.5% at order 2, +1.4% at order 8, +4 to +8%
-// at 376^3 and 544x544x400 (wave2.sh). Never chunks shorter than 4R planes.
-constexpr int QUEUE4_WAVES = 4;
-
+// z chunks. Each chunk re-reads 2R planes to fill its queue, so long chunks read less DRAM; but
+// the grid runs in waves of the blocks the SMs hold at once, and a last wave that is barely
+// filled takes as long as a full one. So of the chunk lengths (at least 4R planes) this takes the
+// one with the least modelled time, waves x (planes a block loads), the waves rounded up; it
+// wants at least 3 waves where the grid has the tiles for them: a grid of 1 or 2 waves ran no
+// faster and sometimes far slower on an H200 (the SMs start and drain together). Against the rule
+// before (about 16 blocks per SM, 8.2 waves at 512^3 order 8) DRAM reads at order 8 fell from 4.57
+// to 4.28 bytes a point, and 512^3 ran 2.6-5.5% faster at orders 2 to 8 (wave2.sh, bench).
 static int queue4_chunk(const struct problem *p, int r)
 {
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
-    const size_t tiles = (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H);
-    size_t chunks = QUEUE4_WAVES * (size_t)queue4_resident(p, r) * p->sm_count / tiles;
-    if (chunks < 1) chunks = 1;
-    size_t zc = (p->n[2] + chunks - 1) / chunks, min_zc = 4 * (size_t)r;
-    if (zc < min_zc) zc = min_zc;
-    return (int)(zc < p->n[2] ? zc : p->n[2]);
+    const size_t tiles = (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H), nz = p->n[2];
+    const size_t slots = (size_t)queue4_resident(p, r) * p->sm_count, min_zc = 4 * (size_t)r;
+    auto up = [](size_t a, size_t b) { return (a + b - 1) / b; };
+    size_t best = nz, best_t = 0;
+    bool best_full = false;
+    for (size_t c = 1; c == 1 || up(nz, c) >= min_zc; c++) {  // c chunks (fewer where zc c - nz >= zc)
+        const size_t zc = up(nz, c), blocks = tiles * up(nz, zc);
+        const size_t t = up(blocks, slots) * (zc + 2 * r);  // waves x planes loaded a block
+        const bool full = blocks >= 3 * slots;
+        if (c == 1 || (full && !best_full) || (full == best_full && t < best_t)) best = zc, best_t = t, best_full = full;
+    }
+    return (int)best;
 }
 
 template <int R, bool STAGED>
