@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The z chunks in whole waves again (wave.sh), now that the last tiles write the strips from their
-# ring, and two rows a thread above order 8 (issue 16). wave2-kernels.cu is the solution at 34d4320
+# ring, and two rows a thread above order 8 (issue 16). wave2-kernels.cu (git history only: git show
+# e1cf0bd:data/experiments/lab5-order-k/wave2-kernels.cu > the same path) is the solution at 34d4320
 # with two switches: WAVES (0: the solution's chunks; W: at most W waves of the blocks the SMs hold
 # at once) and BY_HI (threads in y above order 8; 8 gives each thread two rows).
 #   sol  the tree's solution        w2, w4  WAVES=2, 4        py2  BY_HI=8 (orders 10 and 12)
 #   edge: sol, w4, w6 (WAVES=6) and w4a64 (w4 with lab 5's rows padded to 64 floats, in a copy of
 #   the tree) at 512^3, 513^3 and each dimension 513 alone, orders 2 and 8; orders 4 and 12 at
 #   512^3 and 513^3
+# The recorded runs (NOTES.md) were made at 34d4320; since e1cf0bd the tree's solution has the kept
+# chunk rule and rows of 64 floats, so sol and w4a64 are no longer what they were.
 # Usage (repository root): OUT=dir bash data/experiments/lab5-order-k/wave2.sh [time|profile|edge]
 set -u
 here=data/experiments/lab5-order-k
