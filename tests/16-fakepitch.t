@@ -1,5 +1,5 @@
 #!/usr/bin/env perl
-# Padded rows (problem.pitch, lab.h) without a GPU: labs 5 and 8 (row_align 32) linked with the
+# Padded rows (problem.pitch, lab.h) without a GPU: labs 5 and 8 (row_align 64 and 32) linked with the
 # whole harness, a GPU made of host memory (tests/fakegpu/gpu.c) and a kernels file whose every
 # variant answers with the lab's own CPU reference on the packed rows
 # (tests/fakegpu/reference-kernels.c). What it proves: the padded uploads and fills, the check of
@@ -52,7 +52,7 @@ sub all_pass {
     return $r;
 }
 
-# ---- correct kernels: every variant PASSes, padded (nx no multiple of 32) or not ----
+# ---- correct kernels: every variant PASSes, padded (nx no multiple of the row alignment) or not ----
 all_pass(5, '--size 37x9x7', ' (padded: pitch 64)');
 all_pass(5, '--order 4 --size 45x20x11', ' (padded)');
 all_pass(5, '--order 12 --size 33x15x14', ' (padded, the widest star)');

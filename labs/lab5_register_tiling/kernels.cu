@@ -731,13 +731,17 @@ static int queue4_resident(const struct problem *p, int r)
 // wants at least 3 waves where the grid has the tiles for them: a grid of 1 or 2 waves ran no
 // faster and sometimes far slower on an H200 (the SMs start and drain together). Against the rule
 // before (about 16 blocks per SM, 8.2 waves at 512^3 order 8) DRAM reads at order 8 fell from 4.57
-// to 4.28 bytes a point, and 512^3 ran 2.6-5.5% faster at orders 2 to 8 (wave2.sh, bench).
+// to 4.28 bytes a point, and 512^3 ran 2.3-5.3% faster at orders 2 to 8 on an H200. (The copy
+// blocks past the tiles above order 8 are short and not counted.) The answer is kept for the
+// next launch of the same problem: a long grid (nz = 10^5) would loop 10^4 times.
 static int queue4_chunk(const struct problem *p, int r)
 {
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
     const size_t tiles = (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H), nz = p->n[2];
     const size_t slots = (size_t)queue4_resident(p, r) * p->sm_count, min_zc = 4 * (size_t)r;
+    static size_t last[4], last_zc;  // tiles, nz, r, slots of the last answer
+    if (last_zc && last[0] == tiles && last[1] == nz && last[2] == (size_t)r && last[3] == slots) return (int)last_zc;
     auto up = [](size_t a, size_t b) { return (a + b - 1) / b; };
     size_t best = nz, best_t = 0;
     bool best_full = false;
@@ -747,6 +751,7 @@ static int queue4_chunk(const struct problem *p, int r)
         const bool full = blocks >= 3 * slots;
         if (c == 1 || (full && !best_full) || (full == best_full && t < best_t)) best = zc, best_t = t, best_full = full;
     }
+    last[0] = tiles, last[1] = nz, last[2] = (size_t)r, last[3] = slots, last_zc = best;
     return (int)best;
 }
 

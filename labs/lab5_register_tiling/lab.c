@@ -21,7 +21,7 @@ static const struct variant VARIANTS[] = {
 };
 
 // Every order, partial tiles, grids smaller than a tile or than the stencil, one chunk and many;
-// nx a multiple of 32 (no padding), of 4 and not (padded rows, a partial quad at the end of each);
+// nx a multiple of 64 (no padding), of 4 and not (padded rows, a partial quad at the end of each);
 // queue4's remainders (a thin strip of columns or rows beyond its whole tiles: 513, 131, 132, 260).
 static const struct lab_case CASES[] = {
     {"test grade", "--size 131x67x45"},
@@ -57,9 +57,12 @@ static const struct lab_case CASES[] = {
     {"test", "--order 4 --size 130x34x20"},
     {"test", "--order 6 --size 70x35x20"},
     {"test", "--order 4 --size 129x45x20"},
-    // queue4's stage at order 12: a last z chunk of one and of two planes (chunks of 4R = 24)
-    {"test sanitize synccheck-todo", "--order 12 --size 131x17x25"},  // (synccheck: below)
-    {"test", "--order 12 --size 131x17x26"},
+    // queue4's stage at order 12 over many z chunks, the last of one and of two planes (one tile:
+    // chunks of 4R = 24 planes, 24 of them, as long as the GPU holds 24 blocks); and the strips at
+    // order 8 over 13 chunks of 16 planes, the last of 4
+    {"test sanitize synccheck-todo", "--order 12 --size 131x17x553"},  // (synccheck: below)
+    {"test", "--order 12 --size 131x17x554"},
+    {"test", "--order 8 --size 260x20x196"},
     {"small sanitize", "--size 67x45x31"},
     {"sanitize", "--size 68x45x31 --order 8"},
     // synccheck overflows its table of tracked barriers on queue4_128x16 at order 12 (512-thread
