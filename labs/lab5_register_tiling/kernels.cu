@@ -677,39 +677,35 @@ static int queue4_strips(const struct problem *p, size_t xm, size_t ym)
     return sx <= r && sy <= r ? (int)(sx | sy << 4) : 0;
 }
 
-// Order 12 runs with the stage where it fits (Quad's comment).
+// The kernel a launch of radius R runs: staged where the stage fits (order 12; Quad's comment), the
+// strips' instantiation where the grid has strips (star_queue4's comment).
+typedef void queue4_fn(const float *, float *, int, int, int, int, int, int);
+struct queue4_kernel {
+    queue4_fn *fn;
+    size_t smem;
+};
+
 template <int R>
-static bool queue4_staged(const struct problem *p)
+static struct queue4_kernel queue4_pick(const struct problem *p, bool strips)
 {
-    if constexpr (R > 5) return Quad<R, true>::SMEM <= p->smem_optin;
-    return false;
+    if constexpr (R > 5)
+        if (Quad<R, true>::SMEM <= p->smem_optin)
+            return {strips ? star_queue4<R, true, true> : star_queue4<R, true, false>, Quad<R, true>::SMEM};
+    return {strips ? star_queue4<R, false, true> : star_queue4<R, false, false>, Quad<R>::SMEM};
 }
 
-// The blocks of star_queue4<R, STAGED, STRIPS> that one SM holds at once, from the occupancy
-// calculator (registers, shared memory, threads); asked once per kernel (one GPU a run).
-template <int R, bool STAGED, bool STRIPS>
-static int queue4_resident_k(void)
-{
-    static int n;
-    if (!n) {
-        constexpr size_t smem = Quad<R, STAGED>::SMEM;
-        auto *kernel = star_queue4<R, STAGED, STRIPS>;
-        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, Quad<R>::NT, smem));
-        if (n < 1) n = 1;
-    }
-    return n;
-}
-
+// The blocks of that kernel one SM holds at once, from the occupancy calculator (registers, shared
+// memory, threads). Its shared memory is allowed first: refuse_ asks before setup_kernels runs.
 template <int R>
 static int queue4_resident_r(const struct problem *p)
 {
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
-    const bool strips = queue4_strips(p, xm, ym) != 0;
-    if (queue4_staged<R>(p))
-        return strips ? queue4_resident_k<R, (R > 5), true>() : queue4_resident_k<R, (R > 5), false>();
-    return strips ? queue4_resident_k<R, false, true>() : queue4_resident_k<R, false, false>();
+    const struct queue4_kernel k = queue4_pick<R>(p, queue4_strips(p, xm, ym) != 0);
+    int n = 0;
+    CUDA_CHECK(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)k.smem));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k.fn, Quad<R>::NT, k.smem));
+    return n > 0 ? n : 1;
 }
 
 static int queue4_resident(const struct problem *p, int r)
@@ -733,15 +729,19 @@ static int queue4_resident(const struct problem *p, int r)
 // before (about 16 blocks per SM, 8.2 waves at 512^3 order 8) DRAM reads at order 8 fell from 4.57
 // to 4.28 bytes a point, and 512^3 ran 2.3-5.3% faster at orders 2 to 8 on an H200. (The copy
 // blocks past the tiles above order 8 are short and not counted.) The answer is kept for the
-// next launch of the same problem: a long grid (nz = 10^5) would loop 10^4 times.
+// next launch of the same problem: the occupancy calculator is asked once, and a long grid (nz =
+// 10^5) would loop 10^4 times.
 static int queue4_chunk(const struct problem *p, int r)
 {
+    const size_t nz = p->n[2], key[6] = {p->n[0], p->n[1], nz, (size_t)r, (size_t)p->sm_count, p->smem_optin};
+    static size_t last[6], last_zc;  // the key of the last answer
+    bool same = last_zc != 0;
+    for (int i = 0; i < 6; i++) same = same && last[i] == key[i];
+    if (same) return (int)last_zc;
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
-    const size_t tiles = (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H), nz = p->n[2];
+    const size_t tiles = (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H);
     const size_t slots = (size_t)queue4_resident(p, r) * p->sm_count, min_zc = 4 * (size_t)r;
-    static size_t last[4], last_zc;  // tiles, nz, r, slots of the last answer
-    if (last_zc && last[0] == tiles && last[1] == nz && last[2] == (size_t)r && last[3] == slots) return (int)last_zc;
     auto up = [](size_t a, size_t b) { return (a + b - 1) / b; };
     size_t best = nz, best_t = 0;
     bool best_full = false;
@@ -751,20 +751,9 @@ static int queue4_chunk(const struct problem *p, int r)
         const bool full = blocks >= 3 * slots;
         if (c == 1 || (full && !best_full) || (full == best_full && t < best_t)) best = zc, best_t = t, best_full = full;
     }
-    last[0] = tiles, last[1] = nz, last[2] = (size_t)r, last[3] = slots, last_zc = best;
+    for (int i = 0; i < 6; i++) last[i] = key[i];
+    last_zc = best;
     return (int)best;
-}
-
-template <int R, bool STAGED>
-static void launch_queue4_rs(const struct context *ctx, dim3 grid, int nx, int ny, int nz, int pitch, int zc, int strips)
-{
-    const dim3 block(32, Quad<R>::BY);
-    if (strips)
-        star_queue4<R, STAGED, true><<<grid, block, Quad<R, STAGED>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny,
-                                                                                         nz, pitch, zc, strips);
-    else
-        star_queue4<R, STAGED><<<grid, block, Quad<R, STAGED>::SMEM, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz,
-                                                                                   pitch, zc, 0);
 }
 
 template <int R>
@@ -777,8 +766,8 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
     const bool past = strips && R > RING_STRIPS_MAX_R;  // a column and a row of blocks past the tiles copy them
     const dim3 grid(ceil_div(xm, QUAD_W) + (past && (strips & 15)), ceil_div(ym, QUAD_H) + (past && (strips >> 4)),
                     ceil_div(p->n[2], zc));
-    if (queue4_staged<R>(p)) launch_queue4_rs<R, (R > 5)>(ctx, grid, nx, ny, nz, pitch, zc, strips);
-    else launch_queue4_rs<R, false>(ctx, grid, nx, ny, nz, pitch, zc, strips);
+    const struct queue4_kernel k = queue4_pick<R>(p, strips != 0);
+    k.fn<<<grid, dim3(32, Quad<R>::BY), k.smem, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc, strips);
     size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);  // the points outside x < xm, y < ym
     if (tail && !strips)
         star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(nz < 65535 ? nz : 65535)), 256, 0, ctx->stream>>>(
