@@ -51,7 +51,7 @@ static const struct lab_case CASES[] = {
     // copy_box the corner (both strips and the corner at orders 8, 2 (one column, one row) and 4;
     // the bottom strip alone beside a partial tile column at order 6, the right strip alone beside
     // a partial tile row at order 4); above order 8 blocks past the tiles copy it (order 10:
-    // 260x19x40 above; order 12: 131x17x25 below, 131x67x45 and 132x7x29 above, with the stage)
+    // 260x19x40 above; order 12: 131x17x553 below, 131x67x45 and 132x7x29 above, with the stage)
     {"test sanitize", "--order 8 --size 260x20x20"},
     {"test sanitize", "--size 129x33x20"},
     {"test", "--order 4 --size 130x34x20"},
