@@ -13,18 +13,32 @@ ifeq ($(origin CUDA_HOME),undefined)
 CUDA_HOME := $(or $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 | sed -n 's/^\#\$$ TOP=//p'),/usr/local/cuda)
 endif
 
-# GPU target: the GPU in this machine (compute capability from nvidia-smi), else a portable
-# default that any GPU CUDA 12+ supports runs through its PTX. Override with ARCH=sm_90.
+# GPU targets. ARCH is a list: sm_XX builds machine code (SASS) for that architecture, compute_XX
+# only its PTX (the driver compiles it for the GPU at start-up), e.g. ARCH="sm_80 sm_90" for a
+# cluster of A100s and H100s. Default: the GPU in this machine (compute capability from
+# nvidia-smi); without one, ARCH=portable: SASS for each code path of the kernels (sm_75, sm_80,
+# sm_90: sm_86 and sm_89 run the sm_80 code) and PTX for GPUs newer than the toolkit's list.
+# ARCH=all: every real architecture this nvcc knows from sm_75 up.
+ARCH_PORTABLE := sm_75 sm_80 sm_90
+ARCH_ALL = $(shell $(NVCC) --list-gpu-code 2>/dev/null | sed -n 's/^sm_\([0-9]*\)[a-z]*$$/\1/p' | \
+             sort -nu | awk '$$1 >= 75 { printf "sm_%s ", $$1 }')
 ARCH ?= $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
           head -n 1 | tr -d ' .' | sed -n 's/^\([0-9][0-9]*\)$$/sm_\1/p')
-ifeq ($(strip $(ARCH)),)
-GENCODE := -gencode arch=compute_75,code=[sm_75,compute_75]
-else
-GENCODE := -arch=$(ARCH)
+ARCHS := $(or $(if $(filter all,$(ARCH)),$(ARCH_ALL)),$(if $(filter portable,$(ARCH)),$(ARCH_PORTABLE)),$(strip $(ARCH)),$(ARCH_PORTABLE))
+ifneq ($(filter-out sm_% compute_%,$(ARCHS)),)
+$(error ARCH: '$(filter-out sm_% compute_%,$(ARCHS))' is neither sm_XX nor compute_XX (or all, portable))
 endif
+# -gencode per entry; where no PTX is asked for, the newest SASS architecture's PTX as well, so
+# that a GPU newer than every entry still runs (through the driver's compiler).
+gencode_sass = -gencode arch=compute_$(1:sm_%=%),code=sm_$(1:sm_%=%)
+newest_sass = $(shell printf '%s\n' $(filter sm_%,$(ARCHS)) | sort -t_ -k2 -n | tail -n 1)
+GENCODE := $(foreach a,$(filter sm_%,$(ARCHS)),$(call gencode_sass,$(a))) \
+           $(foreach a,$(filter compute_%,$(ARCHS)),-gencode arch=$(a),code=$(a)) \
+           $(if $(filter compute_%,$(ARCHS)),,-gencode arch=compute_$(newest_sass:sm_%=%),code=compute_$(newest_sass:sm_%=%))
 
 CFLAGS := -std=c11 -O2 -g -Wall -Wextra -fopenmp -Icommon -I$(CUDA_HOME)/include -MMD -MP
-NVFLAGS := -std=c++20 -O3 -lineinfo $(GENCODE) -Icommon -Xcompiler -Wall,-fopenmp -MMD -MP
+NVFLAGS_BASE := -std=c++20 -O3 -lineinfo -Icommon -Xcompiler -Wall,-fopenmp -MMD -MP
+NVFLAGS := $(NVFLAGS_BASE) $(GENCODE)
 LDFLAGS_CUDA := -Xcompiler -fopenmp -lm
 
 COMMIT ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
@@ -69,9 +83,24 @@ program: build/labs/$(LAB)/lab.o $(or $(COMMON_OBJS_$(LAB)),$(COMMON_OBJS)) | ne
 	$(NVCC) $(NVFLAGS) $(NVFLAGS_$(LAB)) -o $(OUT) $(KERNELS) build/labs/$(LAB)/lab.o \
 	  $(or $(COMMON_OBJS_$(LAB)),$(COMMON_OBJS)) $(LDFLAGS_CUDA) $(LDLIBS_$(LAB))
 
-build/%.o: %.cu | need-nvcc
+# Every object of CUDA code depends on the targets it was built for: another ARCH rebuilds it.
+build/%.o: %.cu build/gencode.txt | need-nvcc
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+# make archs: every kernels file (and the harness's GPU side) compiled for every architecture of
+# ARCH=all, apart from the build above; ptxas's report (-v) names each architecture it compiled.
+GENCODE_ALL = $(foreach a,$(ARCH_ALL),$(call gencode_sass,$(a)))
+ARCHS_OBJS := build/archs/common/device.o \
+  $(foreach n,$(LAB_NAMES),build/archs/labs/$(n)/kernels.o $(if $(wildcard solutions/$(n)/kernels.cu),build/archs/solutions/$(n)/kernels.o))
+build/archs/%.o: %.cu build/archs/gencode.txt | need-nvcc
+	@mkdir -p $(@D)
+	@$(NVCC) $(NVFLAGS_BASE) $(GENCODE_ALL) -Xptxas -v -w -c $< -o $@ 2> $(@:.o=.ptxas) || { cat $(@:.o=.ptxas) >&2; rm -f $@; exit 1; }
+
+# The targets' flags, rewritten only when they change (as build/version.c).
+build/gencode.txt build/archs/gencode.txt: FORCE
+	@mkdir -p $(@D)
+	@t=$@.$$$$.tmp; echo '$(if $(findstring archs,$@),$(GENCODE_ALL),$(GENCODE))' > $$t; cmp -s $$t $@ && rm -f $$t || mv -f $$t $@
 
 build/%.o: %.c | need-nvcc
 	@mkdir -p $(@D)
@@ -123,10 +152,11 @@ build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- targets ----
-.PHONY: all labs solutions check test bench profile plots compare tables skeletons release gradescope \
-        clean help FORCE need-nvcc need-gnuplot program list-labs
+.PHONY: all archs labs solutions check test bench profile plots compare tables skeletons release gradescope \
+        clean help FORCE need-nvcc need-gnuplot program list-labs print-archs
 
 all: $(LAB_BINS) $(SOL_BINS) build/compare-dump  ## build every lab skeleton and reference solution
+archs: $(ARCHS_OBJS)           ## compile every kernels file for every architecture from sm_75 (the CPU suite's check)
 labs: $(LAB_BINS)              ## build the student labs (./labN)
 solutions: $(SOL_BINS)         ## build the reference solutions (./solN)
 
@@ -176,6 +206,11 @@ help: ## this list
 	@echo "stencil-labs: make TARGET [ARCH=sm_XX]"
 	@echo "  labN, solN      one lab's skeleton (./labN) or reference solution (./solN); labs: $(LAB_BINS)"
 	@grep -hE '^[a-z]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-15s %s\n", $$1, $$2}'
+
+# What ARCH gives: the architectures, and nvcc's -gencode flags for them (make doctor, the tests).
+print-archs:
+	@echo "archs $(ARCHS)"
+	@echo "gencode $(GENCODE)"
 
 # The labs that build here (tests/ and make check ask, so that lab 9 is dropped as make drops it),
 # and the libraries as found here: make check builds a student's lab with these settings, in an

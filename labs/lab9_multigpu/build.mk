@@ -18,6 +18,7 @@ LAB_NAMES := $(filter-out lab9_multigpu,$(LAB_NAMES))
 else
 NVFLAGS_lab9_multigpu = $(if $(NCCL_HOME),-I$(NCCL_HOME)/include)
 build/labs/lab9_multigpu/%.o build/solutions/lab9_multigpu/%.o: NVFLAGS += $(NVFLAGS_lab9_multigpu)
+build/archs/labs/lab9_multigpu/%.o build/archs/solutions/lab9_multigpu/%.o: NVFLAGS_BASE += $(NVFLAGS_lab9_multigpu)
 LDLIBS_lab9_multigpu = $(filter -L% -l%,$(MPI_LIBS)) $(if $(NCCL_HOME),-L$(NCCL_HOME)/lib -Xlinker -rpath=$(NCCL_HOME)/lib) -l:libnccl.so.2
 COMMON_OBJS_lab9_multigpu = $(filter-out build/common/ranks.o,$(COMMON_OBJS)) build/common/ranks-mpi.o
 endif
