@@ -65,7 +65,7 @@ SOL_BINS := $(foreach n,$(LAB_NAMES),$(if $(wildcard solutions/$(n)/kernels.cu),
 
 # The harness: host C (checking, options, references, CSV: unit-tested without a GPU), the run
 # (harness.c, on the CUDA runtime), main, and the GPU side (device.cu).
-UNIT_OBJS := $(patsubst %,build/common/%.o,check options reference star wave csv program sandbox ranks)
+UNIT_OBJS := $(patsubst %,build/common/%.o,check options reference star wave csv program sandbox ranks limits)
 COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/%.o,harness main device) build/version.o
 
 # ---- programs: ./labN from labs/, ./solN with the solution's kernels ----

@@ -114,6 +114,8 @@ my %ENV_MIN = (PATH => join(':', @TOOL_DIRS, '/usr/local/bin', '/usr/bin', '/bin
                # every lab program takes common/sandbox.c's seccomp filter before a kernels file runs
                STENCIL_SANDBOX => 1);
 $ENV_MIN{CUDA_VISIBLE_DEVICES} = $ENV{CUDA_VISIBLE_DEVICES} if defined $ENV{CUDA_VISIBLE_DEVICES};
+# grading as on a smaller GPU (the course guide, "Every GPU"): every program of the grading sees it
+$ENV_MIN{STENCIL_EMULATE} = $ENV{STENCIL_EMULATE} if defined $ENV{STENCIL_EMULATE};
 
 # CHECK_TRACE=FILE: every program run, its time and its exit status, appended to FILE (where
 # the grading time goes).
@@ -399,7 +401,7 @@ for my $lab (@labs) {
         }
         $Vet::TIME_LIMIT = limit(300);
         $why //= vet_object("$work/build/labs/$lab/kernels.o", "$work/lab$n", "$work/build/labs/$lab/lab.o",
-                            grep { -f } map { "$work/build/common/$_.o" } qw(check options reference star wave csv program sandbox ranks ranks-mpi harness main device));
+                            grep { -f } map { "$work/build/common/$_.o" } qw(check options reference star wave csv program sandbox ranks ranks-mpi limits harness main device));
         open my $fh, '>', "$PRIVATE/verdict-$lab" or POSIX::_exit(1);
         print $fh $why // '';
         close $fh;
@@ -424,8 +426,8 @@ for my $lab (@labs) {
     my $ref = -f "$PRIVATE/ref/sol$n" ? "sol$n" : undef;
     my $l = listing($ref ? private_program($ref) : "./lab$n");
     my @variants = @{ $l->{variants} };
-    my %t;  # variant -> { fails => [...], notes => [...] }
-    $t{$_} = { fails => [], notes => [] } for @variants;
+    my %t;  # variant -> { fails => [...], notes => [...], owed => cases it was run at, refused => why }
+    $t{$_} = { fails => [], notes => [], owed => 0 } for @variants;
     my $fail_all = sub { my ($why) = @_; push @{ $t{$_}{fails} }, $why for @variants };
     my $work = $work{$lab};
     my $bin;
@@ -451,6 +453,8 @@ for my $lab (@labs) {
         my $cl = listing([ @launch, $refprog->() ], @args);
         # A variant that failed once has lost its correctness points: it is not run again.
         my @owed = grep { !$cl->{refuses}{$_} && !@{ $t{$_}{fails} } } @variants;
+        $t{$_}{refused} //= $cl->{refuses}{$_} for grep { $cl->{refuses}{$_} } @variants;
+        $t{$_}{owed}++ for @owed;
         next unless @owed;
         my $seed = new_seed();
         my @only = map { ('--variant', $_) } @owed;
@@ -511,6 +515,7 @@ for my $lab (@labs) {
     my ($contended, $scale) = (0, 1);
     if ($bin && $ref && budget_left() > 0) {
         my @todo = grep { !$l->{refuses}{$_} && !@{ $t{$_}{fails} } } @variants;
+        $t{$_}{owed}++ for @todo;
         my $abab = @todo ? time_abab($lab, $l, $work, $bin, $ref, \@todo, \%t) : {ts => {}, tr => {}, gpts => {}, roofs => [], scale => 1};
         # A run that stopped early: every variant it did not report gets runs of its own.
         if ($abab->{abnormal}) {
@@ -543,9 +548,16 @@ for my $lab (@labs) {
     # Points.
     for my $v (@variants) {
         my $x = $t{$v};
+        $x->{refused} //= $l->{refuses}{$v};
         my $correct = $bin && !@{ $x->{fails} };
         my ($pts, $max, @out) = (0, $CORRECT_PTS + $PERF_PTS);
-        if ($correct) {
+        # The reference refuses every graded case and the default size on this GPU (its shared
+        # memory, say): nothing to check the variant against, no points to give or to lose.
+        my $gradable = !$bin || $x->{owed} || !$x->{refused};
+        if (!$gradable) {
+            ($correct, $max) = (1, 0);
+            push @out, 'not gradable on this GPU: the reference refuses every case (' . said($x->{refused}) . ')';
+        } elsif ($correct) {
             $pts = $CORRECT_PTS;
             push @out, 'correct at ' . (@cases + 1) . ' cases' . ($san && $opt{sanitize} ? ', memcheck and racecheck clean' : '');
             if ($ts{$v} && $tr{$v} && !$contended) {

@@ -10,7 +10,7 @@
 
 const char CSV_HEADER[] =
     "gpu,lab,variant,nx,ny,nz,order,steps,median_ms,min_ms,gpts,gbps,copy_gbps,pct_copy,"
-    "redundancy_read,redundancy_write,rel_err,status,commit,ranks,gpus,timing";
+    "redundancy_read,redundancy_write,rel_err,status,commit,ranks,gpus,timing,code_path";
 
 int csv_append(const char *path, void (*write)(FILE *, void *), void *ctx, const char *header)
 {

@@ -2,10 +2,14 @@
 // The harness's GPU side: opening the device, the copy-bandwidth roof, the cost of an empty
 // launch, the inputs of a run made on the GPU, and the spin that lines up a timed launch.
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 #include "ranks.h"
+
+// Kernels of the harness are named harness_* so that --profile can leave them out.
+__global__ void harness_empty(void) {}
 
 int device_open(struct device *dev)
 {
@@ -29,9 +33,30 @@ int device_open(struct device *dev)
     for (char *c = dev->name; *c; c++)
         if (*c == ',') *c = ' ';  // the name goes into a CSV field
     dev->sm_count = prop.multiProcessorCount;
+    dev->cc = 10 * prop.major + prop.minor;
+    struct cudaFuncAttributes fa;
+    CUDA_CHECK(cudaFuncGetAttributes(&fa, harness_empty));  // built as every kernel of the program
+    dev->code_arch = fa.ptxVersion;
+    dev->code_sass = fa.binaryVersion;
     dev->smem_per_block_optin = prop.sharedMemPerBlockOptin;
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    struct gpu_limits lim;
+    dev->emulated = emulated_limits(&lim);
+    if (lim.smem_per_block && lim.smem_per_block < dev->smem_per_block_optin)
+        dev->smem_per_block_optin = lim.smem_per_block;
+    if (lim.memory && lim.memory < total_b) {
+        // As on a GPU of lim.memory bytes, of which this GPU's use so far (the context) is taken:
+        // one process holds the rest in an allocation it never frees, so that any allocation past
+        // the smaller GPU's fails as it would there. Several processes share the numbers only.
+        size_t used = total_b - free_b, free_small = lim.memory > used ? lim.memory - used : 0;
+        if (ranks_size() == 1 && free_b > free_small) {
+            void *ballast;
+            CUDA_CHECK(cudaMalloc(&ballast, free_b - free_small));
+        }
+        total_b = lim.memory;
+        free_b = free_b < free_small ? free_b : free_small;
+    }
     dev->free_bytes = free_b;
     dev->total_bytes = total_b;
     return 0;
@@ -69,8 +94,6 @@ double measure_copy_gbps(size_t free_bytes)
     return 2.0 * (double)bytes / (median(ms, REPS) * 1e-3) / 1e9;
 }
 
-// Kernels of the harness are named harness_* so that --profile can leave them out.
-__global__ void harness_empty(void) {}
 
 // The floor under any kernel's time: an empty kernel timed exactly as the variants are.
 extern "C" double time_empty_launch_ms(int back_to_back)
@@ -162,4 +185,51 @@ extern "C" void device_spin(double us)
 {
     harness_spin<<<1, 1>>>((unsigned long long)(us * 1e3));
     CUDA_CHECK(cudaGetLastError());
+}
+
+// The kernel nodes of a graph, child graphs included: the most shared memory one block asks for.
+static long graph_smem(cudaGraph_t g)
+{
+    size_t n = 0;
+    CUDA_CHECK(cudaGraphGetNodes(g, NULL, &n));
+    cudaGraphNode_t *nodes = (cudaGraphNode_t *)malloc((n ? n : 1) * sizeof *nodes);
+    CUDA_CHECK(cudaGraphGetNodes(g, nodes, &n));
+    long most = 0;
+    for (size_t i = 0; i < n; i++) {
+        cudaGraphNodeType type;
+        CUDA_CHECK(cudaGraphNodeGetType(nodes[i], &type));
+        long here = 0;
+        if (type == cudaGraphNodeTypeKernel) {
+            struct cudaKernelNodeParams kp;
+            struct cudaFuncAttributes fa;
+            CUDA_CHECK(cudaGraphKernelNodeGetParams(nodes[i], &kp));
+            CUDA_CHECK(cudaFuncGetAttributes(&fa, kp.func));
+            here = (long)(fa.sharedSizeBytes + kp.sharedMemBytes);
+        } else if (type == cudaGraphNodeTypeGraph) {
+            cudaGraph_t child;
+            CUDA_CHECK(cudaGraphChildGraphNodeGetGraph(nodes[i], &child));
+            here = graph_smem(child);
+        }
+        if (here > most) most = here;
+    }
+    free(nodes);
+    return most;
+}
+
+extern "C" long launch_smem(launch_fn *launch, const struct problem *p, const struct context *ctx)
+{
+    struct context c = *ctx;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
+    cudaGraph_t g = NULL;
+    long smem = -1;
+    // Relaxed: a launcher may ask the occupancy calculator or set attributes meanwhile.
+    if (cudaStreamBeginCapture(c.stream, cudaStreamCaptureModeRelaxed) == cudaSuccess) {
+        launch(p, &c);
+        cudaError_t e = cudaStreamEndCapture(c.stream, &g);
+        if (e == cudaSuccess && g) smem = graph_smem(g);
+    }
+    if (g) CUDA_CHECK(cudaGraphDestroy(g));
+    (void)cudaGetLastError();  // a launch that could not be captured leaves its error here
+    CUDA_CHECK(cudaStreamDestroy(c.stream));
+    return smem;
 }

@@ -43,14 +43,6 @@ static void *xmalloc(size_t bytes)
 
 // ---- the fields of a lab on the GPU ----
 
-// Guard width: the lab's, at least 1024, rounded up to 64 elements so that every array starts
-// 256-byte aligned (cudaMalloc's alignment survives), which float4 loads and coalescing rely on.
-static size_t guard_elems(const struct lab *lab, const struct problem *p)
-{
-    size_t g = lab->guard ? lab->guard(p) : 0;
-    if (g < 1024) g = 1024;
-    return (g + 63) / 64 * 64;
-}
 
 // Each field of this process: its slab's planes (from dev[f]) with `lo` elements of ghost planes
 // below and above (lab 9; else 0), and `guard` poisoned elements beyond those. On the GPU a row
@@ -232,6 +224,7 @@ static void prepare_run(const struct fields *F, const struct problem *p, uint64_
 struct result {
     double median_ms, min_ms, rel_err, red_r, red_w;
     int pass, cuda_error;
+    long smem;  // shared memory a block, where STENCIL_EMULATE asked for it to be checked (else -1)
     char note[200];
 };
 
@@ -390,14 +383,27 @@ static void time_back_to_back(const struct options *o, const struct variant *v, 
         snprintf(r->note, sizeof r->note, "back-to-back runs: %.170s", why);
 }
 
-static struct result run_variant(const struct options *o, const struct variant *v, struct fields *F,
-                                 float *h_out, struct references *R, float *const *inputs, FILE *log)
+static struct result run_variant(const struct options *o, const struct device *dev, const struct variant *v,
+                                 struct fields *F, float *h_out, struct references *R, float *const *inputs, FILE *log)
 {
     struct result r = {0};
     r.median_ms = r.min_ms = r.rel_err = NAN;
+    r.smem = -1;
     const struct problem *p = &o->prob;
     v->model(p, &r.red_r, &r.red_w);
     if (v->prepare) v->prepare(p);
+
+    // 0. On an emulated smaller GPU, what a launch on that GPU would refuse: a block that asks for
+    // more shared memory than it has (found in a captured launch, which never runs). Lab 9's
+    // launches exchange planes between processes and are not captured.
+    if (dev->emulated && !p->ghost) {
+        r.smem = launch_smem(v->launch, p, &F->ctx);
+        if (r.smem > (long)dev->smem_per_block_optin) {
+            snprintf(r.note, sizeof r.note, "a block asks for %.1f KB of shared memory; this GPU (STENCIL_EMULATE) "
+                     "allows %.1f KB", r.smem / 1024.0, dev->smem_per_block_optin / 1024.0);
+            return r;
+        }
+    }
 
     // 1. Validate: the inputs of the seed, NaN in the outputs, one run, every point compared.
     if (R->val_kind != v->kind) {
@@ -464,13 +470,6 @@ static struct result run_variant(const struct options *o, const struct variant *
 
 // ---- output ----
 
-static void size_string(const struct problem *p, char *buf, size_t len)
-{
-    const size_t *n = p->n;
-    if (p->dims == 1) snprintf(buf, len, "%zu", n[0]);
-    else if (p->dims == 2) snprintf(buf, len, "%zux%zu", n[0], n[1]);
-    else snprintf(buf, len, "%zux%zux%zu", n[0], n[1], n[2]);
-}
 
 static const char ROW_FMT[] = "%-20s | %-13s | %9s | %8s | %8s | %7s%s | %10s | %10s | %s\n";
 
@@ -516,8 +515,9 @@ static void print_row(const struct options *o, const struct variant *v, const st
         if (isnan(r->median_ms)) snprintf(bound, sizeof bound, " | %8s", "-");
         else snprintf(bound, sizeof bound, " | %8.2f", d.pct / 100);
     }
-    char result[300];
-    snprintf(result, sizeof result, "%s%s%s", r->pass ? "PASS" : "FAIL", r->note[0] ? ": " : "", r->note);
+    char result[300], smem[64] = "";
+    if (r->smem >= 0 && r->pass) snprintf(smem, sizeof smem, " (%.1f KB of shared memory a block)", r->smem / 1024.0);
+    snprintf(result, sizeof result, "%s%s%s%s", r->pass ? "PASS" : "FAIL", r->note[0] ? ": " : "", r->note, smem);
     printf(ROW_FMT, v->name, size, med, gpts, gbps, pct, bound, red, err, result);
     fflush(stdout);
 }
@@ -544,7 +544,8 @@ static void csv_row(FILE *f, const struct run_rows *rr, const char *variant, con
     else
         fprintf(f, "%.6f,%.6f,%.3f,%.1f,%.1f,%.2f,%.4f,%.4f,%.3e,%s,", r->median_ms, r->min_ms, d.gpts,
                 d.gbps, rr->copy_gbps, d.pct, r->red_r, r->red_w, r->rel_err, r->pass ? "PASS" : "FAIL");
-    fprintf(f, "%s,%d,%d,%s\n", BUILD_COMMIT, o->prob.ranks, o->prob.gpus, o->back_to_back ? "b2b" : "launch");
+    fprintf(f, "%s,%d,%d,%s,sm_%d\n", BUILD_COMMIT, o->prob.ranks, o->prob.gpus, o->back_to_back ? "b2b" : "launch",
+            rr->dev->code_arch);
 }
 
 static void write_rows(FILE *f, void *ctx)
@@ -884,6 +885,22 @@ static int run_profile(struct options *o, const char *self)
 
 // ---- --list, --dump-reference ----
 
+// The memory of this process's GPU (STENCIL_EMULATE's where smaller), 0 without one: the
+// default size depends on it alone (not on what is free now), so that every program run on this
+// machine, the grader's --list and --dump-reference too, agrees on it.
+static double listing_gpu_bytes(void)
+{
+    int count = 0;
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0 ||
+        cudaGetDeviceProperties(&prop, ranks_local() % count) != cudaSuccess)
+        return 0;
+    struct gpu_limits lim;
+    double bytes = (double)prop.totalGlobalMem;
+    if (emulated_limits(&lim) && lim.memory && (double)lim.memory < bytes) bytes = (double)lim.memory;
+    return bytes;
+}
+
 // Where a GPU is here, also which variants refuse the problem (on this GPU), so that the grader
 // knows which cases a variant owes without running anything.
 // The GPUs the processes of this run would use (told apart by host and UUID); every process
@@ -918,8 +935,11 @@ static void print_list(struct options *o, int gpus)
     struct cudaDeviceProp prop;
     if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 && cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
         sandbox_if_asked();
+        struct gpu_limits lim;
         o->prob.sm_count = prop.multiProcessorCount;
         o->prob.smem_optin = prop.sharedMemPerBlockOptin;
+        if (emulated_limits(&lim) && lim.smem_per_block && lim.smem_per_block < o->prob.smem_optin)
+            o->prob.smem_optin = lim.smem_per_block;
         // under mpirun (lab 9): rank 0's slab, and whether the processes share GPUs
         problem_slab(lab, &o->prob, gpus);
         for (int v = 0; v < lab->n_variants; v++) {
@@ -1002,6 +1022,16 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
         }
         if (!first) o.quiet = 1, o.csv = NULL;
     }
+    if (!o.sized && !o.self_test && !o.convergence) {  // the lab's default: made smaller where it does not fit
+        char note[512];
+        if (fit_default_size(lab, &o.prob, listing_gpu_bytes(), host_memory_bytes(), note, sizeof note)) {
+            if (problem_finish(lab, &o.prob, err, sizeof err)) {
+                if (first) fprintf(stderr, "%s: %s\n", program_name(), err);
+                return 2;
+            }
+            if (first && !o.quiet && !o.list) fprintf(stderr, "%s: %s\n", program_name(), note);
+        }
+    }
     if (o.list) {
         int gpus = listing_gpus();
         if (first) print_list(&o, gpus);
@@ -1052,10 +1082,18 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
                      o.prob.ranks, o.prob.gpus, o.prob.gpus > 1 ? "s" : "",
                      ranks_cuda_aware() ? "CUDA-aware" : "not CUDA-aware (host memory only)");
         }
-        printf("lab %d (%s) on %s: %d SMs, %.1f GB; copy bandwidth %.0f GB/s "
+        printf("lab %d (%s) on %s (sm_%d): %d SMs, %.1f GB; copy bandwidth %.0f GB/s "
                "(device-to-device, read + write); empty kernel %.1f us; seed %llu%s\n",
-               lab->number, lab->name, dev.name, dev.sm_count, (double)dev.total_bytes / 1e9,
+               lab->number, lab->name, dev.name, dev.cc, dev.sm_count, (double)dev.total_bytes / 1e9,
                copy_gbps, 1e3 * launch_ms, o.seed, extra);
+        // Which of the kernels' code paths runs (the course guide, "Every GPU"): where the build
+        // has no machine code for this GPU, the driver compiles the newest PTX it has at start-up.
+        printf("code path: sm_%d%s", dev.code_arch,
+               dev.code_sass == dev.cc && dev.code_arch != dev.cc ? " (PTX compiled by the driver for this GPU)" : "");
+        if (dev.emulated)
+            printf("; emulating a GPU with %.0f KB of shared memory a block and %.1f GB (STENCIL_EMULATE)",
+                   dev.smem_per_block_optin / 1024.0, (double)dev.total_bytes / 1e9);
+        printf("\n");
         if (o.prob.ranks > o.prob.gpus)
             printf("(%d ranks share %d GPU%s: the times are not a scaling result)\n", o.prob.ranks, o.prob.gpus,
                    o.prob.gpus > 1 ? "s" : "");
@@ -1065,7 +1103,7 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     int all_pass = 1, ran = 0;
     for (int i = 0; i < o.n_selected; i++) {
         const struct variant *v = &lab->variants[o.selected[i]];
-        res[i] = run_variant(&o, v, &F, h_out, &R, inputs, log);
+        res[i] = run_variant(&o, &dev, v, &F, h_out, &R, inputs, log);
         ran = i + 1;
         all_pass &= res[i].pass;
         if (!o.quiet) print_row(&o, v, &res[i], copy_gbps);

@@ -34,6 +34,7 @@ struct options {
     int list;         // --list: variants, cases, tolerance, CSV columns, machine-readable
     int self_test;    // --self-test: the definition's host-only checks (TAP)
     int back_to_back; // --timing b2b: BATCH launches between two events per sample (not one)
+    int sized;        // --size was given (else the lab's default, which may be scaled to fit)
 };
 
 // Returns 0 to run, 1 when --help was printed, 2 on a bad command line (message in err).
@@ -54,6 +55,8 @@ void sandbox_if_asked(void);
 void problem_source(const struct lab *lab, struct problem *p);
 // Sets p's slab (this process's planes), ghost planes, ranks and gpus (lab.h).
 void problem_slab(const struct lab *lab, struct problem *p, int gpus);
+// After the size changed: the size's checks, the source and the slab again (0, or 2 with err).
+int problem_finish(const struct lab *lab, struct problem *p, char *err, size_t errlen);
 
 // ---- the GPU (common/device.cu) ----
 // A GPU's host name and UUID in GPU_KEY bytes: what tells GPUs apart across processes.
@@ -65,9 +68,19 @@ struct device {
     int id, count;  // this process's GPU, of the count in the machine
     char key[GPU_KEY];  // gpu_key: what tells GPUs apart across processes
     int sm_count;
-    size_t smem_per_block_optin, free_bytes, total_bytes;
+    int cc;         // compute capability, 10 major + minor (90: H100)
+    // The code path of this build that runs here: the architecture its kernels were compiled for
+    // (__CUDA_ARCH__ / 10: 75, 80, 90, ...) and of the machine code the GPU runs (the driver's,
+    // from PTX, where the build has none for this GPU).
+    int code_arch, code_sass;
+    size_t smem_per_block_optin, free_bytes, total_bytes;  // STENCIL_EMULATE's where it is smaller
+    int emulated;   // STENCIL_EMULATE is set
 };
 int device_open(struct device *dev);          // 0, or 2 with one line when there is no GPU
+// The most shared memory a block of the kernels that `launch` starts asks for (static and
+// dynamic), found by capturing one launch into a CUDA graph, which never runs; -1 where the
+// launch cannot be captured (it synchronises, or uses another stream).
+long launch_smem(launch_fn *launch, const struct problem *p, const struct context *ctx);
 double measure_copy_gbps(size_t free_bytes);  // device-to-device copy, read + write
 // Median event-timed launch of an empty kernel: one launch per event pair, or (back_to_back)
 // B2B_BATCH launches between two events, divided by B2B_BATCH.
@@ -83,6 +96,25 @@ void device_fill_random(float *a, size_t nx, size_t pitch, size_t rows, uint64_t
 void device_fill_seeded(float *a, size_t nx, size_t pitch, size_t ny, size_t first, size_t planes, const double *scale,
                         double offset, double slope, uint64_t seed);
 void device_spin(double us);
+
+// ---- what the machine can hold (common/limits.c) ----
+// STENCIL_EMULATE="smem=64K,mem=4G": the harness behaves as on a GPU with at most that much
+// shared memory per block and device memory (a test aid; the course guide, "Every GPU").
+struct gpu_limits {
+    size_t smem_per_block, memory;  // 0: not limited
+};
+int parse_emulation(const char *spec, struct gpu_limits *lim, char *err, size_t errlen);
+int emulated_limits(struct gpu_limits *lim);  // 1 where STENCIL_EMULATE is set (a bad one: exit 2)
+size_t guard_elems(const struct lab *lab, const struct problem *p);
+double problem_gpu_bytes(const struct lab *lab, const struct problem *p);
+double problem_host_bytes(const struct lab *lab, const struct problem *p, int reference_only);
+double host_memory_bytes(void);
+// Where the lab's default problem needs more than a share of the GPU's (gpu_bytes; 0: none) or
+// the host's memory (a whole run's, whatever this one does, so that every program agrees on the
+// size), every dimension shrinks by one factor until it fits; returns 1 with one line in note.
+int fit_default_size(const struct lab *lab, struct problem *p, double gpu_bytes, double host_bytes, char *note,
+                     size_t len);
+void size_string(const struct problem *p, char *buf, size_t len);
 
 // ---- the one error path ----
 void set_program_name(const char *argv0);

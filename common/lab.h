@@ -180,6 +180,9 @@ struct lab {
     int (*input_rule)(const struct problem *p, int field, double *scale, double *offset, double *slope);
     // Double-precision CPU reference of the answer of `kind` from the input fields.
     void (*reference)(const struct problem *p, int kind, const float *const *in, double *ref);
+    // Host memory the reference allocates for itself, in bytes per point (lab 8: two double
+    // fields, 16); the harness counts its own arrays (the size that fits a machine, --list).
+    double reference_bytes_per_point;
     // Optional: a smooth input and its analytic answer (with the lab's boundary rule), for the
     // error against the analytic answer after the table and for --convergence (sizes conv_n).
     // in[k] is the k-th input field; a NaN in exact marks a point the answer does not determine

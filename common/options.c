@@ -86,6 +86,15 @@ int parse_size(const char *s, int min_dims, int max_dims, size_t n[MAX_DIMS], in
     return 0;
 }
 
+// The problem's size as --size takes it: 512x512x512.
+void size_string(const struct problem *p, char *buf, size_t len)
+{
+    const size_t *n = p->n;
+    if (p->dims == 1) snprintf(buf, len, "%zu", n[0]);
+    else if (p->dims == 2) snprintf(buf, len, "%zux%zu", n[0], n[1]);
+    else snprintf(buf, len, "%zux%zux%zu", n[0], n[1], n[2]);
+}
+
 void print_help(const struct lab *lab, FILE *f)
 {
     fprintf(f, "lab %d (%s): %s\n\n", lab->number, lab->name, lab->title);
@@ -238,6 +247,7 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
         } else if (!strcmp(name, "--size")) {
             int rc = parse_size(val, lab->dims, lab->max_dims, o->prob.n, &o->prob.dims, err, errlen);
             if (rc) return rc;
+            o->sized = 1;
         } else if (!strcmp(name, "--order")) {
             if (!lab->default_order)
                 return fail(err, errlen, "lab %d has no --order option", lab->number);
@@ -294,14 +304,20 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
     }
     if (o->dump_reference && o->n_selected != 1)
         return fail(err, errlen, "--dump-reference needs exactly one --variant");
+    return problem_finish(lab, &o->prob, err, errlen);
+}
+
+int problem_finish(const struct lab *lab, struct problem *p, char *err, size_t errlen)
+{
     for (int d = 0; d < MAX_DIMS; d++)
-        if (o->prob.n[d] < lab->min_n[d])
+        if (p->n[d] < lab->min_n[d])
             return fail(err, errlen, "bad --size: dimension %d is %zu, this lab needs at least %zu",
-                        d + 1, o->prob.n[d], lab->min_n[d]);
-    const char *why = lab->validate ? lab->validate(&o->prob) : NULL;
+                        d + 1, p->n[d], lab->min_n[d]);
+    const char *why = lab->validate ? lab->validate(p) : NULL;
     if (why) return fail(err, errlen, "%s", why);
-    problem_source(lab, &o->prob);
-    problem_slab(lab, &o->prob, 1);
+    free((void *)p->source);
+    problem_source(lab, p);
+    problem_slab(lab, p, p->gpus ? p->gpus : 1);
     return 0;
 }
 

@@ -920,7 +920,8 @@ sub read_csv_or_empty { my ($p) = @_; return -e $p ? read_csv($p) : () }
 # What a row measured before a column existed had in it: the value each appended column gets
 # when an older file is migrated. Rows from before ranks/gpus/timing were one process on one
 # GPU, timed by one event pair around each launch.
-my %MIGRATE_DEFAULT = (ranks => 1, gpus => 1, timing => 'launch');
+# Rows from before code_path were built for the GPU they ran on, an H100 or H200: sm_90.
+my %MIGRATE_DEFAULT = (ranks => 1, gpus => 1, timing => 'launch', code_path => 'sm_90');
 
 # The current header: the C string literal(s) of CSV_HEADER in common/csv.c, which is the one
 # definition of the schema (the programs write and check it), so it is not repeated here.

@@ -371,6 +371,47 @@ static void test_pitch(void)
     ok(p.pitch == 513 && device_index(&p, 1000) == 1000, "no row_align: the pitch is nx");
 }
 
+// STENCIL_EMULATE's form, and a default size scaled to the memory of a smaller machine.
+static void test_limits(void)
+{
+    struct gpu_limits lim;
+    char err[256];
+    int rc = parse_emulation("smem=64K,mem=4G", &lim, err, sizeof err);
+    ok(rc == 0 && lim.smem_per_block == 65536 && lim.memory == (size_t)4 << 30,
+       "smem=64K,mem=4G: %zu bytes a block, %zu bytes", lim.smem_per_block, lim.memory);
+    ok(parse_emulation("smem=101376", &lim, err, sizeof err) == 0 && lim.smem_per_block == 101376 && lim.memory == 0,
+       "smem alone, in bytes");
+    ok(parse_emulation("mem=8g", &lim, err, sizeof err) == 0 && lim.memory == (size_t)8 << 30 && !lim.smem_per_block,
+       "mem alone, lower case");
+    is_int(parse_emulation("smem=lots", &lim, err, sizeof err), 2, "a size that is not a number: %s", err);
+    is_int(parse_emulation("regs=32", &lim, err, sizeof err), 2, "an unknown key: %s", err);
+    is_int(parse_emulation("", &lim, err, sizeof err), 2, "nothing asked for: %s", err);
+
+    static const struct field two[] = {{"in", FIELD_IN}, {"out", FIELD_OUT}};
+    struct lab lab = {0};
+    lab.dims = 3;
+    lab.default_n[0] = lab.default_n[1] = lab.default_n[2] = 512;
+    lab.min_n[0] = lab.min_n[1] = lab.min_n[2] = 8;
+    lab.fields = two;
+    lab.n_fields = 2;
+    struct problem p = {.dims = 3, .n = {512, 512, 512}};
+    problem_slab(&lab, &p, 1);
+    double gpu = problem_gpu_bytes(&lab, &p), host = problem_host_bytes(&lab, &p, 0);
+    ok(gpu > 2 * 512.0 * 512 * 512 * 4 && gpu < 1.01 * 2 * 512.0 * 512 * 512 * 4, "512^3, two fields: %.3f GB on the GPU", gpu / 1e9);
+    ok(fabs(host - 512.0 * 512 * 512 * 28) < 1, "and 28 bytes a point on the host (an input twice, two references, the output)");
+    char note[512];
+    is_int(fit_default_size(&lab, &p, 80e9, 64e9, note, sizeof note), 0, "it fits an 80 GB GPU and 64 GB of host memory");
+    ok(p.n[0] == 512 && !note[0], "and is left as it is");
+    is_int(fit_default_size(&lab, &p, 1e9, 64e9, note, sizeof note), 1, "a 1 GB GPU: scaled down");
+    ok(problem_gpu_bytes(&lab, &p) <= 0.8e9 && p.n[0] == p.n[1] && p.n[1] == p.n[2] && p.n[0] % 32 == 0 && p.n[0] >= 256,
+       "to %zu^3, a multiple of 32 that fits (%.2f GB)", p.n[0], problem_gpu_bytes(&lab, &p) / 1e9);
+    ok(strstr(note, "512x512x512") && strstr(note, "GPU memory") && strstr(note, "--size"), "the note says why: %s", note);
+    p.n[0] = p.n[1] = p.n[2] = 512;
+    problem_slab(&lab, &p, 1);
+    is_int(fit_default_size(&lab, &p, 0, 2e9, note, sizeof note), 1, "no GPU, 2 GB of host memory: scaled down");
+    ok(problem_host_bytes(&lab, &p, 0) <= 1.6e9 && strstr(note, "host memory"), "to %zu^3: %s", p.n[0], note);
+}
+
 int main(void)
 {
     test_compare();
@@ -384,5 +425,6 @@ int main(void)
     test_csv();
     test_slabs();
     test_pitch();
+    test_limits();
     return done_testing();
 }

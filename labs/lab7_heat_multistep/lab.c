@@ -291,6 +291,7 @@ const struct lab LAB = {
     .input = input,
     .input_rule = input_rule,
     .reference = reference,
+    .reference_bytes_per_point = 8,  // heat_steps' second array
     .smooth = smooth,
     .analytic_check = 1,
     .variants = VARIANTS,
