@@ -355,7 +355,10 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // whose arrive and wait are separate instructions). At plane z a thread stores its tile rows of
 // plane z+1 (from its queue, which holds up to plane z+R) and arrives on that plane's barrier, then
 // waits only until everyone has stored plane z; so a warp may run ahead of the slowest. The halo
-// quads skip the registers: cp.async copies them AHEAD = 3 planes ahead.
+// quads skip the registers: cp.async copies them AHEAD = 3 planes ahead, round a ring of AHEAD + 3
+// = 6 buffers (the handout's question 5 asks why that many). Where 6 do not fit a block's shared
+// memory (a GPU of 64 KB a block), the kernel copies the halo one plane ahead round a ring of 4:
+// the same code with AHEAD = 1.
 //
 // At order 12 (STAGED) the queue's newest plane skips the registers too. A load into the queue
 // stalls the thread at the end of the same plane, when the queue shifts and moves the register
@@ -366,11 +369,12 @@ static void redundancy_queue(const struct problem *p, double *r, double *w)
 // slower, at order 8 no faster, and at orders 2 and 4 the stage's shared memory costs a block per
 // SM (7% slower).
 
-constexpr int QUAD_W = 128, QUAD_H = 16, RING = 6, AHEAD = 3;  // tile; shared planes; halo lead
-constexpr int LEAD = AHEAD - 1, STAGE = LEAD + 1;  // STAGED: own quads copied LEAD planes early; buffers
+constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile
 
-template <int R, bool WITH_STAGE = false>
+template <int R, bool WITH_STAGE = false, int PLANES_AHEAD = 3>
 struct Quad {
+    static constexpr int AHEAD = PLANES_AHEAD, RING = AHEAD + 3;  // halo lead, shared planes
+    static constexpr int LEAD = AHEAD - 1, STAGE = LEAD + 1;  // STAGED: own quads copied LEAD planes early; buffers
     static constexpr int BY = R <= 4 ? 4 : 16, PY = QUAD_H / BY;  // threads in y, rows per thread
     static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;       // halo quads each side, row in quads
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
@@ -419,12 +423,13 @@ __device__ void copy_box(const float *__restrict__ in, float *__restrict__ out, 
 
 // strips (STRIPS): the strips' widths, right | below << 4. An instantiation of its own, so that the
 // kernel for grids without strips has none of their code (with it, order 12 lost 1% at 512^3).
-template <int R, bool STAGED = false, bool STRIPS = false>
+template <int R, bool STAGED = false, bool STRIPS = false, int PLANES_AHEAD = 3>
 __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
                                                           int nx, int ny, int nz, int pitch, int zchunk, int strips)
 {
-    using C = Quad<R, STAGED>;
+    using C = Quad<R, STAGED, PLANES_AHEAD>;
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
+    constexpr int RING = C::RING, AHEAD = C::AHEAD, LEAD = C::LEAD, STAGE = C::STAGE;
     extern __shared__ float4 ring[];  // RING planes of ROWS x QW quads, then (STAGED) the stage
     __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
@@ -691,7 +696,10 @@ static struct queue4_kernel queue4_pick(const struct problem *p, bool strips)
     if constexpr (R > 5)
         if (Quad<R, true>::SMEM <= p->smem_optin)
             return {strips ? star_queue4<R, true, true> : star_queue4<R, true, false>, Quad<R, true>::SMEM};
-    return {strips ? star_queue4<R, false, true> : star_queue4<R, false, false>, Quad<R>::SMEM};
+    if (Quad<R>::SMEM <= p->smem_optin)
+        return {strips ? star_queue4<R, false, true> : star_queue4<R, false, false>, Quad<R>::SMEM};
+    // a GPU with less shared memory a block: the halo one plane ahead, a ring of 4
+    return {strips ? star_queue4<R, false, true, 1> : star_queue4<R, false, false, 1>, Quad<R, false, 1>::SMEM};
 }
 
 // The blocks of that kernel one SM holds at once, from the occupancy calculator (registers, shared
@@ -786,11 +794,23 @@ extern "C" void launch_queue4_128x16(const struct problem *p, const struct conte
     }
 }
 
+// The least shared memory queue4 runs with at radius r: a ring of 4 planes.
+static size_t queue4_least_smem(int r)
+{
+    switch (r) {
+    case 1: return Quad<1, false, 1>::SMEM;
+    case 2: return Quad<2, false, 1>::SMEM;
+    case 3: return Quad<3, false, 1>::SMEM;
+    case 4: return Quad<4, false, 1>::SMEM;
+    case 5: return Quad<5, false, 1>::SMEM;
+    default: return Quad<6, false, 1>::SMEM;
+    }
+}
+
 extern "C" const char *refuse_queue4_128x16(const struct problem *p)
 {
     int r = star_radius(p);
-    size_t smem = r <= 4 ? Quad<4>::SMEM : Quad<6>::SMEM;  // the most any radius of the group needs
-    if (smem > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
+    if (queue4_least_smem(r) > p->smem_optin) return "a ring of 4 shared planes does not fit in this GPU's shared memory";
     size_t xm, ym;  // the tail's grid needs no test: at most 8 ny + 4 nx points, 256 a block
     queue4_extent(p, &xm, &ym);
     const bool past_y = r > RING_STRIPS_MAX_R && (queue4_strips(p, xm, ym) >> 4);  // a row of blocks past the tiles
@@ -816,13 +836,13 @@ extern "C" const char *refuse_queue_32x32(const struct problem *p) { return refu
 extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w) { redundancy_queue<32, 16, 2>(p, r, w); }
 
 // The shared memory of a kernel of queue4 (above 48 KB a kernel must opt in), where it fits.
-template <int R, bool STAGED>
+template <int R, bool STAGED, int AHEAD = 3>
 static void allow_smem(const struct problem *p)
 {
-    constexpr size_t smem = Quad<R, STAGED>::SMEM;
+    constexpr size_t smem = Quad<R, STAGED, AHEAD>::SMEM;
     if (smem > p->smem_optin) return;
-    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED, false, AHEAD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED, true, AHEAD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
 }
 
 // Before any timing: the weights, and every kernel's shared memory.
@@ -836,4 +856,10 @@ extern "C" void setup_kernels(const struct problem *p)
     allow_smem<5, false>(p);
     allow_smem<6, false>(p);
     allow_smem<6, true>(p);  // the stage: order 12 only
+    allow_smem<1, false, 1>(p);  // a ring of 4, for GPUs with less shared memory a block
+    allow_smem<2, false, 1>(p);
+    allow_smem<3, false, 1>(p);
+    allow_smem<4, false, 1>(p);
+    allow_smem<5, false, 1>(p);
+    allow_smem<6, false, 1>(p);
 }

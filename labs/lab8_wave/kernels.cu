@@ -188,15 +188,18 @@ extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w)
 // u_prev and vsq that needs more than 255 registers and spills); the tile is 128x16. The
 // planes go round a ring of RING shared buffers, each with an mbarrier (split arrive and wait,
 // so a warp may run ahead of the slowest); the halo quads are copied by cp.async AHEAD planes
-// ahead. u_prev and vsq come as float4, one plane ahead. Any nx: the harness pads every row to a
+// ahead, round a ring of AHEAD + 3 buffers (lab 5's question 5): 6, or 4 with AHEAD = 1 where 6 do
+// not fit a block's shared memory (a GPU of 64 KB a block). u_prev and vsq come as float4, one plane ahead. Any nx: the harness pads every row to a
 // multiple of 32 floats (p->pitch), so every row starts 128-byte aligned and every quad is one
 // aligned float4, loaded, copied and stored whole. The last quad of a row may reach into the
 // padding (NaN in the inputs): its lanes there feed only points of the boundary layer or past nx
 // (depth < 0: zero), and the latter are stored into the output's padding, which is allowed.
 
-constexpr int QUAD_W = 128, QUAD_H = 16, RING = 6, AHEAD = 3;
+constexpr int QUAD_W = 128, QUAD_H = 16;
 
+template <int PLANES_AHEAD = 3>
 struct Quad {
+    static constexpr int AHEAD = PLANES_AHEAD, RING = AHEAD + 3;  // halo lead, shared planes
     static constexpr int R = WAVE_R, BY = 8, PY = QUAD_H / BY;  // threads in y, rows per thread
     static constexpr int XQ = 1, QW = 32 + 2 * XQ;              // halo quads each side, row in quads
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
@@ -205,10 +208,12 @@ struct Quad {
     static constexpr size_t SMEM = (size_t)RING * ROWS * QW * sizeof(float4);
 };
 
-__global__ void __launch_bounds__(Quad::NT) wave_queue4(struct step_args a, int zchunk)
+template <int PLANES_AHEAD>
+__global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct step_args a, int zchunk)
 {
-    using C = Quad;
+    using C = Quad<PLANES_AHEAD>;
     constexpr int R = C::R, PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
+    constexpr int RING = C::RING, AHEAD = C::AHEAD;
     extern __shared__ float4 ring[];           // RING planes of ROWS x QW quads
     __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
     const int nx = a.nx, pitch = a.pitch, ny = a.ny, nz = a.nz;
@@ -381,8 +386,9 @@ static void step_queue4(const struct problem *p, const struct step_args *a, cuda
     int zc = queue4_chunk(p);
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
-    dim3 block(32, Quad::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
-    wave_queue4<<<grid, block, Quad::SMEM, stream>>>(*a, zc);
+    dim3 block(32, Quad<>::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div(p->n[2], zc));
+    if (Quad<3>::SMEM <= p->smem_optin) wave_queue4<3><<<grid, block, Quad<3>::SMEM, stream>>>(*a, zc);
+    else wave_queue4<1><<<grid, block, Quad<1>::SMEM, stream>>>(*a, zc);  // a ring of 4: a small GPU
     if (xm < p->n[0]) naive_box(p, a, (int)xm, a->nx, 0, (int)ym, stream);  // the right strip
     if (ym < p->n[1]) naive_box(p, a, 0, a->nx, (int)ym, a->ny, stream);    // the bottom rows, full width
 }
@@ -391,7 +397,7 @@ extern "C" void launch_queue4_128x16(const struct problem *p, const struct conte
 
 extern "C" const char *refuse_queue4_128x16(const struct problem *p)
 {
-    if (Quad::SMEM > p->smem_optin) return "the ring of 6 shared planes does not fit in this GPU's shared memory";
+    if (Quad<1>::SMEM > p->smem_optin) return "a ring of 4 shared planes does not fit in this GPU's shared memory";
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
     // the remainder's naive blocks: one z each, and at least 8 rows (a strip up to 32 wide)
@@ -414,6 +420,8 @@ extern "C" void model_queue4_128x16(const struct problem *p, double *r, double *
 extern "C" void setup_kernels(const struct problem *p)
 {
     wave_setup_weights();
-    if (Quad::SMEM <= p->smem_optin)
-        CUDA_CHECK(cudaFuncSetAttribute(wave_queue4, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad::SMEM));
+    if (Quad<3>::SMEM <= p->smem_optin)
+        CUDA_CHECK(cudaFuncSetAttribute(wave_queue4<3>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad<3>::SMEM));
+    if (Quad<1>::SMEM <= p->smem_optin)
+        CUDA_CHECK(cudaFuncSetAttribute(wave_queue4<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad<1>::SMEM));
 }
