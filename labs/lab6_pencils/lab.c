@@ -121,7 +121,7 @@ static const struct lab_case CASES[] = {
     {"small sanitize", "--size 33x20x17"},
     {"too-big", "--variant x_spencils --size 1024x1024x65535"},
     {"refused", "--size 8x64x64"},       {"refused", "--size 64x64x5"},
-    {"refused", "--variant x_lpencils --size 2000x64x64"},
+    {"refused", "--variant x_lpencils --size 4000x64x64"},
 };
 
 const struct lab LAB = {

@@ -141,6 +141,11 @@ enum { SP = 4, LP = 32 };  // sPencils and lPencils
 
 static size_t tile_bytes(size_t len, int pencils) { return (len + 2 * RADIUS) * pencils * sizeof(float); }
 
+// lPencils take LP pencils a block where they fit the GPU's shared memory, else half as many (32
+// pencils of 512 points need 65 KB, more than a T4 or RTX 20xx gives a block): each lPencils
+// launch is written once for PENCILS pencils and called with the count that fits.
+static int lpencils(const struct problem *p, size_t len) { return tile_bytes(len, LP) <= p->smem_optin ? LP : LP / 2; }
+
 // 4 pencils of 64 threads: one point per thread at 64^3, as in 000.
 extern "C" void launch_x_spencils(const struct problem *p, const struct context *ctx)
 {
@@ -148,18 +153,25 @@ extern "C" void launch_x_spencils(const struct problem *p, const struct context 
     deriv_x<SP, 64, SP><<<grid, block, tile_bytes(p->n[0], SP), ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1]);
 }
 
-// 001's 64x32 tile: 32 pencils, 64x8 threads, 4 pencils per thread.
-extern "C" void launch_x_lpencils(const struct problem *p, const struct context *ctx)
+// 001's 64x32 tile: 32 pencils (PENCILS), 64x8 threads, 4 pencils per thread.
+template <int PENCILS>
+static void x_lpencils(const struct problem *p, const struct context *ctx)
 {
     // TODO(student): launch deriv_x for the tile named above, as launch_x_spencils does for
-    // 4 pencils: the template arguments (pencils, threads along and across the rows), the
-    // block, the grid (which rows of which z plane a block takes), the tile's shared memory
+    // SP pencils: the template arguments (PENCILS pencils, threads along and across the rows),
+    // the block, the grid (which rows of which z plane a block takes), the tile's shared memory
     // (tile_bytes) and ctx->stream. Use template arguments that KERNELS below lists: only
     // those get the opt-in to more than 48 KB of shared memory (32 pencils of 512 need 65 KB).
     // BEGIN SOLUTION
-    dim3 block(64, 8), grid(ceil_div(p->n[1], LP), (unsigned)p->n[2]);
-    deriv_x<LP, 64, 8><<<grid, block, tile_bytes(p->n[0], LP), ctx->stream>>>(ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1]);
+    dim3 block(64, 8), grid(ceil_div(p->n[1], PENCILS), (unsigned)p->n[2]);
+    deriv_x<PENCILS, 64, 8><<<grid, block, tile_bytes(p->n[0], PENCILS), ctx->stream>>>(ctx->in[0], ctx->out[0],
+                                                                                     (int)p->n[0], (int)p->n[1]);
     // END SOLUTION
+}
+extern "C" void launch_x_lpencils(const struct problem *p, const struct context *ctx)
+{
+    if (lpencils(p, p->n[0]) == LP) x_lpencils<LP>(p, ctx);
+    else x_lpencils<LP / 2>(p, ctx);
 }
 
 // 4x64 threads: 4 floats (16 bytes) of each row per load, one point per thread at 64^3.
@@ -177,17 +189,23 @@ extern "C" void launch_y_spencils(const struct problem *p, const struct context 
 
 // 32x16 threads: 32 floats (128 bytes) of each row per load, 4 points per thread at 64^3 and
 // 32 at 512^3 (001 used 32x8).
-extern "C" void launch_y_lpencils(const struct problem *p, const struct context *ctx)
+template <int PENCILS>
+static void y_lpencils(const struct problem *p, const struct context *ctx)
 {
-    // TODO(student): the same with the lPencils tile: LP pencils a block, 32 x 16 threads.
+    // TODO(student): the same with the lPencils tile: PENCILS pencils a block, PENCILS x 16 threads.
     // BEGIN SOLUTION
     // Measured on an H100 at 512^3: 32x16 threads reached 94% of copy against 92% for 001's
     // 32x8, and unrolling the load loop 8 deep instead of 4 took this tile from 88% to 94%;
     // loading in chunks of 8 (for 64^3) costs it about 2 points (92% at fe4120d).
-    dim3 block(LP, 16), grid(ceil_div(p->n[0], LP), (unsigned)p->n[2]);
-    deriv_yz<LP, 16><<<grid, block, tile_bytes(p->n[1], LP), ctx->stream>>>(
+    dim3 block(PENCILS, 16), grid(ceil_div(p->n[0], PENCILS), (unsigned)p->n[2]);
+    deriv_yz<PENCILS, 16><<<grid, block, tile_bytes(p->n[1], PENCILS), ctx->stream>>>(
         ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[1], p->n[0], p->n[0] * p->n[1], 1);
     // END SOLUTION
+}
+extern "C" void launch_y_lpencils(const struct problem *p, const struct context *ctx)
+{
+    if (lpencils(p, p->n[1]) == LP) y_lpencils<LP>(p, ctx);
+    else y_lpencils<LP / 2>(p, ctx);
 }
 
 extern "C" void launch_z_spencils(const struct problem *p, const struct context *ctx)
@@ -202,20 +220,26 @@ extern "C" void launch_z_spencils(const struct problem *p, const struct context 
     // END SOLUTION
 }
 
-extern "C" void launch_z_lpencils(const struct problem *p, const struct context *ctx)
+template <int PENCILS>
+static void z_lpencils(const struct problem *p, const struct context *ctx)
 {
-    // TODO(student): the z derivative with the lPencils tile (LP pencils, 32 x 16 threads).
+    // TODO(student): the z derivative with the lPencils tile (PENCILS pencils, PENCILS x 16 threads).
     // BEGIN SOLUTION
-    dim3 block(LP, 16), grid(ceil_div(p->n[0], LP), (unsigned)p->n[1]);
-    deriv_yz<LP, 16><<<grid, block, tile_bytes(p->n[2], LP), ctx->stream>>>(
+    dim3 block(PENCILS, 16), grid(ceil_div(p->n[0], PENCILS), (unsigned)p->n[1]);
+    deriv_yz<PENCILS, 16><<<grid, block, tile_bytes(p->n[2], PENCILS), ctx->stream>>>(
         ctx->in[0], ctx->out[0], (int)p->n[0], (int)p->n[2], p->n[0] * p->n[1], p->n[0], 2);
     // END SOLUTION
+}
+extern "C" void launch_z_lpencils(const struct problem *p, const struct context *ctx)
+{
+    if (lpencils(p, p->n[2]) == LP) z_lpencils<LP>(p, ctx);
+    else z_lpencils<LP / 2>(p, ctx);
 }
 
 // Every kernel instantiation above, for the shared-memory opt-in in setup().
 static const void *const KERNELS[] = {
-    (const void *)deriv_x<SP, 64, SP>, (const void *)deriv_x<LP, 64, 8>,
-    (const void *)deriv_yz<SP, 64>,    (const void *)deriv_yz<LP, 16>,
+    (const void *)deriv_x<SP, 64, SP>, (const void *)deriv_x<LP, 64, 8>, (const void *)deriv_x<LP / 2, 64, 8>,
+    (const void *)deriv_yz<SP, 64>,    (const void *)deriv_yz<LP, 16>,  (const void *)deriv_yz<LP / 2, 16>,
 };
 
 // Coefficients over h in constant memory, and every kernel allowed the most shared memory a
@@ -250,6 +274,7 @@ static const char *refuse_tile(const struct problem *p, int dir, int pencils, in
         snprintf(why, sizeof why, "n%c must be at most 65535 (the grid's y dimension)", axis[other_dim]);
         return why;
     }
+    if (pencils == LP) pencils = lpencils(p, p->n[dir]);
     size_t bytes = tile_bytes(p->n[dir], pencils);
     if (bytes > p->smem_optin) {
         snprintf(why, sizeof why,
