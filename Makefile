@@ -152,7 +152,7 @@ build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- targets ----
-.PHONY: all archs labs solutions check test bench profile plots compare tables skeletons release gradescope \
+.PHONY: all archs doctor labs solutions check test bench profile plots compare tables skeletons release gradescope \
         clean help FORCE need-nvcc need-gnuplot program list-labs print-archs
 
 all: $(LAB_BINS) $(SOL_BINS) build/compare-dump  ## build every lab skeleton and reference solution
@@ -184,6 +184,9 @@ compare: | need-gnuplot        ## draw CSV=your.csv beside the reference (% of c
 	@[ -n "$$COMPARE_CSV" ] || { echo "make compare: give CSV=your.csv (written by ./labN --csv FILE)" >&2; exit 2; }
 	@[ -f "$$COMPARE_CSV" ] || { echo "make compare: no file $$COMPARE_CSV" >&2; exit 2; }
 	@gnuplot plots/compare.gnuplot && echo "$$COMPARE_OUT"
+
+doctor:                        ## one screen: toolkit, driver, GPUs, what make builds, ncu's counters, MPI, NCCL, each lab here
+	@bash common/doctor.sh
 
 tables: ## rewrite the generated result tables in README.md and handouts/ from data/
 	perl plots/data.pl tables

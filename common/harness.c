@@ -950,6 +950,10 @@ static void print_list(struct options *o, int gpus)
     for (int c = 0; c < lab->n_cases; c++) printf("case %s : %s\n", lab->cases[c].kinds, lab->cases[c].args);
     printf("tolerance %.17g %.17g %.17g\n", l2, atol, rtol);
     printf("size %zu %zu %zu\n", o->prob.n[0], o->prob.n[1], o->prob.n[2]);
+    // what the problem needs: GPU memory (the fields, this process's slab), host memory (a run's,
+    // and --dump-reference's), in bytes
+    printf("memory %.0f %.0f %.0f\n", problem_gpu_bytes(lab, &o->prob), problem_host_bytes(lab, &o->prob, 0),
+           problem_host_bytes(lab, &o->prob, 1));
     printf("csv %s\n", CSV_HEADER);
 }
 

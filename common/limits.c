@@ -107,16 +107,16 @@ double host_memory_bytes(void)
     return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
 }
 
-// The share of a machine's memory a default problem may take: the rest is the CUDA context, the
-// copy-bandwidth buffers, a kernels file's own arrays (GPU), and the system (host).
-static const double FIT_SHARE = 0.8;
+// The share of a machine's memory a default problem may take, less the CUDA context's on a GPU:
+// the rest is the copy-bandwidth buffers, a kernels file's own arrays (GPU), and the system (host).
+static const double FIT_SHARE = 0.8, CONTEXT_BYTES = 512.0 * 1024 * 1024;
 
 int fit_default_size(const struct lab *lab, struct problem *p, double gpu_bytes, double host_bytes, char *note,
                      size_t len)
 {
     note[0] = 0;
     double need_gpu = problem_gpu_bytes(lab, p), need_host = problem_host_bytes(lab, p, 0);
-    const double gpu_budget = FIT_SHARE * gpu_bytes, host_budget = FIT_SHARE * host_bytes;
+    const double gpu_budget = FIT_SHARE * gpu_bytes - CONTEXT_BYTES, host_budget = FIT_SHARE * host_bytes;
     int fits_gpu = gpu_bytes <= 0 || need_gpu <= gpu_budget;
     int fits_host = host_bytes <= 0 || need_host <= host_budget;
     if (fits_gpu && fits_host) return 0;

@@ -70,4 +70,21 @@ mkdir "$dir/empty";
 $r = run("PATH=$dir/empty /usr/bin/make need-gnuplot");
 isnt($r->{status}, 0, 'make plots without gnuplot fails');
 like($r->{err}, qr/gnuplot not found: install it \(Debian: apt-get install gnuplot-nox\)/, 'and names gnuplot-nox');
+
+# make doctor: one screen, every part named, and a line per lab with what it needs (its --list).
+$r = run('make', '-s', 'doctor');
+is($r->{status}, 0, 'make doctor exits 0');
+like($r->{out}, qr/^$_\s/m, "make doctor reports $_") for ('toolkit', 'make builds', 'Nsight Compute', 'sanitizer', 'MPI', 'NCCL', 'gnuplot', 'host memory');
+like($r->{out}, has_gpu() ? qr/^GPU 0\s+.*compute capability/m : qr/^GPU\s+none visible/m, 'and the GPUs, or that there are none');
+for my $lab (labs()) {
+    my $l = listing(ref_bin($lab));
+    my $gb = sprintf '%.1f', $l->{memory}{gpu} / 1e9;
+    like($r->{out}, qr/^$lab\s+\S+\s+\Q$gb\E\s/m, "make doctor: $lab needs $gb GB of GPU memory at its default size");
+}
+{
+    my $l = listing(ref_bin('lab8_wave'));
+    ok($l->{memory}{gpu} > 2.6e9 && $l->{memory}{gpu} < 2.8e9 && $l->{memory}{reference} > 4.7e9 && $l->{memory}{reference} < 5e9,
+       'lab 8 at 512^3: 2.7 GB on the GPU, 4.8 GB of host memory for --dump-reference (five fields; three inputs and two double arrays)')
+        if grep { $_ eq 'lab8_wave' } labs();
+}
 done_testing();
