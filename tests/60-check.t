@@ -88,6 +88,33 @@ is(scalar @full, $total, 'every variant got all 10 points (of 10, or of 0 as ext
 ok(@{ $res->{leaderboard} || [] } >= @labs, 'a leaderboard entry (best Gpoints/s) per lab');
 }
 
+# 2b. The solutions on an emulated GPU of 48 KB a block (STENCIL_EMULATE; CHECK_PARTS=small): a
+# variant whose reference is refused at every case (lab 8's queue4: its ring does not fit) is "not
+# gradable on this GPU", 0 of a maximum of 0; every other variant still gets all its points.
+if ($part{small}) {
+my $sub = "$dir/small";
+for my $lab (@labs) {
+    make_path("$sub/$lab");
+    copy("solutions/$lab/kernels.cu", "$sub/$lab/kernels.cu") or die;
+}
+{
+    local $ENV{STENCIL_EMULATE} = 'smem=48K';
+    $r = run('perl', 'common/check.pl', '--submission', $sub, '--results', "$dir/small.json", '--labs', join(',', @labs));
+}
+is($r->{status}, 0, 'make check on the solutions, a GPU of 48 KB a block: exit 0') or diag($r->{out} . $r->{err});
+print map { "# $_\n" } split /\n/, $r->{out};
+$res = results("$dir/small.json");
+gradescope_shape($res, 'solutions, 48 KB a block');
+my @tests = @{ $res->{tests} || [] };
+my @not = grep { $_->{output} =~ /not gradable on this GPU/ } @tests;
+my @bad_not = grep { $_->{score} != 0 || $_->{max_score} != 0 || $_->{status} ne 'passed' } @not;
+is(scalar @bad_not, 0, 'a variant not gradable here: 0 of a maximum of 0, not failed');
+ok((grep { $_->{name} eq 'lab8_wave queue4_128x16' } @not), 'lab 8 queue4_128x16 is not gradable with 48 KB a block')
+    if grep { $_ eq 'lab8_wave' } @labs;
+my @short = grep { $_->{output} !~ /not gradable/ && !($_->{status} eq 'passed' && $_->{score} == 10) } @tests;
+is(scalar @short, 0, 'every other variant: all 10 points') or diag(join "\n", map { "$_->{name}: $_->{score}/$_->{max_score} $_->{output}" } @short);
+}
+
 # 3. Cheating and broken kernels files, one per lab in a run; the runs are short (fewer reps,
 # a short time limit per program run).
 my %cheats;

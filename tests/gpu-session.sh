@@ -23,6 +23,12 @@
 #   timing       lab 6 at 64^3, timed per launch and back to back
 #   any-nx       the float4 kernels of labs 5 and 8 at every nx: 50-gpu, 70-sanitizer, 512^3 and 513^3
 #                (the times go to data/<GPU>-alignment.csv, beside make bench's file)
+#   path-NN      the kernels' code path for sm_NN (75, 80, 90), built as compute_NN PTX that the
+#                driver compiles: labs 5 and 8 (the labs with paths) 50-gpu and 70-sanitizer, and
+#                their queue4 rows in data/<GPU>-paths.csv; path-native: the rows of this GPU's own
+#                build, which path-NN builds again when it is done.
+#   small        tests/75-small-gpus.t: every solution on emulated smaller GPUs (STENCIL_EMULATE)
+#   check-small  make check of the solutions on a GPU of 48 KB a block (tests/60-check.t, small)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # never NVLink multicast (it can take a shared host's GPUs out of service)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # lab 9's mpirun in a container
@@ -35,6 +41,11 @@ log=$base-test.log
 mkdir -p data
 cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# lab: lab[$1]_" "$f" && out+=("$f"); done; local IFS=,; echo "${out[*]}"; }
 # The labs whose number is in the character class $1, one name a line (lab6_pencils), or a failure.
+# queue4 of labs 5 and 8 at 512^3, the build as it is (its code path is the CSV's code_path).
+path_rows() {
+    for k in 2 8 12; do ./sol5 --order "$k" --variant queue4_128x16 --reps 20 --csv "$base-paths.csv"; done
+    ./sol8 --variant queue4_128x16 --reps 10 --csv "$base-paths.csv"
+}
 labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[$1]_" ||
             { echo "gpu-session: no lab matches [$1]" >&2; false; }; }
 {
@@ -82,6 +93,19 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
                 ./sol8 --size $n --variant queue_32x32 --variant queue4_128x16 --reps 10 --csv "$base-alignment.csv"
             done ;;
         timing) for t in launch b2b; do ./sol6 --size 64 --reps 200 --timing $t --csv "$base-timing.csv"; done ;;
+        path-native) path_rows ;;
+        path-[0-9]*)
+            cc=${phase#path-}
+            make -j"$(nproc)" ARCH=compute_$cc COMMIT="$commit" all 2>&1 | grep -E 'error'
+            # ARCH in the environment: the planted bugs the tests build take the same path
+            ARCH=compute_$cc TEST_CODE_PATH=sm_$cc TEST_LABS=lab5,lab8 perl tests/50-gpu.t &&
+                ARCH=compute_$cc TEST_LABS=lab5,lab8 perl tests/70-sanitizer.t
+            rc=$?
+            path_rows
+            make -j"$(nproc)" COMMIT="$commit" all 2>&1 | grep -E 'error'  # this GPU's own build again
+            (exit $rc) ;;
+        small) perl tests/75-small-gpus.t ;;
+        check-small) CHECK_PARTS=small perl tests/60-check.t ;;
         *) echo "gpu-session: unknown phase $phase"; false ;;
         esac
         echo "$phase exit status: $? after $((SECONDS - start))s"
@@ -89,5 +113,5 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
 } 2>&1 | tee -a "$log"
 if [ -n "${OUT:-}" ]; then
     cp "$log" "$base".csv "$OUT"/
-    for f in "$base"-convergence.csv "$base"-timing.csv "$base"-alignment.csv; do if [ -f "$f" ]; then cp "$f" "$OUT"/; fi; done
+    for f in "$base"-convergence.csv "$base"-timing.csv "$base"-alignment.csv "$base"-paths.csv; do if [ -f "$f" ]; then cp "$f" "$OUT"/; fi; done
 fi
