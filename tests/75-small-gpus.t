@@ -20,6 +20,9 @@ my @profiles = (
     ['A100',     'smem=163K,mem=40G', 163],
     ['48 KB',    'smem=48K,mem=4G',  48],
 );
+# TEST_PROFILES="48 KB,T4": those profiles only (a device call has a time limit)
+my %only = map { $_ => 1 } split /,/, $ENV{TEST_PROFILES} // '';
+@profiles = grep { $only{ $_->[0] } } @profiles if %only;
 for my $p (@profiles) {
     my ($name, $spec, $kb) = @$p;
     local $ENV{STENCIL_EMULATE} = $spec;
