@@ -81,6 +81,19 @@ for my $lab (labs()) {
     my $gb = sprintf '%.1f', $l->{memory}{gpu} / 1e9;
     like($r->{out}, qr/^$lab\s+\S+\s+\Q$gb\E\s/m, "make doctor: $lab needs $gb GB of GPU memory at its default size");
 }
+# The course guide's table of what each lab needs ("Every GPU") says what --list says.
+{
+    open my $g, '<', 'handouts/README.md' or die "handouts/README.md: $!";
+    my %row = map { /^\| (\d+) \w+ \| [^|]+ \| ([\d.]+) GB[^|]* \| ([\d.]+) \/ ([\d.]+) GB \|/ ? ($1 => [$2, $3, $4]) : () } <$g>;
+    for my $lab (labs()) {
+        # at the default size, which a machine with too little memory would scale down
+        my ($default) = run(ref_bin($lab), '--help')->{out} =~ /grid size \(default ([\dx]+)\)/;
+        my $l = listing(ref_bin($lab), '--size', $default // 1);
+        my $n = Course::lab_number($lab);
+        my @want = map { sprintf '%.1f', $_ / 1e9 } @{ $l->{memory} }{qw(gpu host reference)};
+        is(join(' ', @{ $row{$n} || [] }), "@want", "the guide's table: lab $n needs @want GB (GPU, host, reference)");
+    }
+}
 {
     my $l = listing(ref_bin('lab8_wave'));
     ok($l->{memory}{gpu} > 2.6e9 && $l->{memory}{gpu} < 2.8e9 && $l->{memory}{reference} > 4.7e9 && $l->{memory}{reference} < 5e9,
