@@ -152,7 +152,7 @@ build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- targets ----
-.PHONY: all archs doctor labs solutions check test test-quick bench profile plots compare tables skeletons release gradescope \
+.PHONY: all archs doctor labs solutions check test test-quick sanitize bench profile plots compare tables skeletons release gradescope \
         clean help FORCE need-nvcc need-gnuplot program list-labs print-archs
 
 all: $(LAB_BINS) $(SOL_BINS) build/compare-dump  ## build every lab skeleton and reference solution
@@ -169,6 +169,9 @@ QUICK_CHEATS := static-main,static-system,static-fopen,static-dlsym,static-ctor-
 test-quick: all build/tests/unit build/tests/sandbox  ## the edit loop's tests, under 30 s (make test: all of them)
 	TEST_LABS=lab1_diff1d,lab2_naive7pt VET_CHEATS=$(QUICK_CHEATS) prove --exec '' tests/00-build.t tests/10-unit.t \
 	  tests/20-cli.t tests/30-skeleton.t tests/45-tables.t tests/55-vet.t tests/60-check.t
+
+sanitize: all                  ## compute-sanitizer memcheck, racecheck, synccheck on every solution's sanitize cases (GPU)
+	prove --exec '' tests/70-sanitizer.t
 
 check: all                     ## grade the kernels files in labs/ (or SUBMISSION=dir) on this GPU
 	perl common/check.pl $(if $(SUBMISSION),--submission $(SUBMISSION))
