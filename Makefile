@@ -36,8 +36,8 @@ GENCODE := $(foreach a,$(filter sm_%,$(ARCHS)),$(call gencode_sass,$(a))) \
            $(foreach a,$(filter compute_%,$(ARCHS)),-gencode arch=$(a),code=$(a)) \
            $(if $(filter compute_%,$(ARCHS)),,-gencode arch=compute_$(newest_sass:sm_%=%),code=compute_$(newest_sass:sm_%=%))
 
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -fopenmp -Icommon -I$(CUDA_HOME)/include -MMD -MP
-NVFLAGS_BASE := -std=c++20 -O3 -lineinfo -Icommon -Xcompiler -Wall,-fopenmp -MMD -MP
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -fopenmp -Icommon/harness -Icommon/stencils -Icommon/device -I$(CUDA_HOME)/include -MMD -MP
+NVFLAGS_BASE := -std=c++20 -O3 -lineinfo -Icommon/harness -Icommon/stencils -Icommon/device -Xcompiler -Wall,-fopenmp -MMD -MP
 NVFLAGS := $(NVFLAGS_BASE) $(GENCODE)
 LDFLAGS_CUDA := -Xcompiler -fopenmp -lm
 
@@ -65,8 +65,9 @@ SOL_BINS := $(foreach n,$(LAB_NAMES),$(if $(wildcard solutions/$(n)/kernels.cu),
 
 # The harness: host C (checking, options, references, CSV: unit-tested without a GPU), the run
 # (harness.c, on the CUDA runtime), main, and the GPU side (device.cu).
-UNIT_OBJS := $(patsubst %,build/common/%.o,check options reference star wave csv program sandbox ranks limits)
-COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/%.o,harness main device) build/version.o
+UNIT_OBJS := $(patsubst %,build/common/harness/%.o,check options reference csv program sandbox ranks limits) \
+             $(patsubst %,build/common/stencils/%.o,star wave)
+COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/harness/%.o,harness main device) build/version.o
 
 # ---- programs: ./labN from labs/, ./solN with the solution's kernels ----
 # $(1) program, $(2) lab folder name, $(3) folder of kernels.cu
@@ -91,7 +92,7 @@ build/%.o: %.cu build/gencode.txt | need-nvcc
 # make archs: every kernels file (and the harness's GPU side) compiled for every architecture of
 # ARCH=all, apart from the build above; ptxas's report (-v) names each architecture it compiled.
 GENCODE_ALL = $(foreach a,$(ARCH_ALL),$(call gencode_sass,$(a)))
-ARCHS_OBJS := build/archs/common/device.o \
+ARCHS_OBJS := build/archs/common/harness/device.o \
   $(foreach n,$(LAB_NAMES),build/archs/labs/$(n)/kernels.o $(if $(wildcard solutions/$(n)/kernels.cu),build/archs/solutions/$(n)/kernels.o))
 build/archs/%.o: %.cu build/archs/gencode.txt | need-nvcc
 	@mkdir -p $(@D)
@@ -120,32 +121,32 @@ build/tests/sandbox: tests/sandbox.c $(UNIT_OBJS) | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ tests/sandbox.c $(UNIT_OBJS) -lm -lpthread
 
-build/common/ranks-mpi.o: common/ranks.c | need-nvcc
+build/common/harness/ranks-mpi.o: common/harness/ranks.c | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -DSTENCIL_MPI $(MPI_CFLAGS) -c $< -o $@
 
-build/tests/ranks: tests/ranks.c build/common/ranks-mpi.o build/common/program.o | need-nvcc
+build/tests/ranks: tests/ranks.c build/common/harness/ranks-mpi.o build/common/harness/program.o | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $(filter %.c %.o,$^) $(MPI_LIBS)
 
 # Lab 9 on a GPU made of host memory (tests/fakegpu): the harness's processes, slabs, gather and
 # verdicts under mpirun, where there is no GPU.
 build/tests/fake9: tests/fakegpu/gpu.c tests/fakegpu/lab9.c build/labs/lab9_multigpu/lab.o \
-                   $(filter-out build/common/ranks.o build/common/device.o,$(COMMON_OBJS)) build/common/ranks-mpi.o | need-nvcc
+                   $(filter-out build/common/harness/ranks.o build/common/harness/device.o,$(COMMON_OBJS)) build/common/harness/ranks-mpi.o | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $(filter %.c %.o,$^) $(MPI_LIBS) -lm
 
 # Labs 5 and 8 (padded rows) on the same fake GPU, every variant answering with the lab's own CPU
 # reference (tests/fakegpu/reference-kernels.c): the harness's pitch, fills, copies and checks
 # where there is no GPU. One process: the single-process ranks object, no MPI.
-FAKE_PITCH_OBJS := $(filter-out build/common/device.o,$(COMMON_OBJS))
+FAKE_PITCH_OBJS := $(filter-out build/common/harness/device.o,$(COMMON_OBJS))
 build/tests/fake5: build/labs/lab5_register_tiling/lab.o
 build/tests/fake8: build/labs/lab8_wave/lab.o
 build/tests/fake5 build/tests/fake8: tests/fakegpu/gpu.c tests/fakegpu/reference-kernels.c $(FAKE_PITCH_OBJS) | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(filter %.c %.o,$^) -lm
 
-build/compare-dump: common/compare-dump.c build/common/check.o | need-nvcc
+build/compare-dump: common/grader/compare-dump.c build/common/harness/check.o | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 
@@ -174,10 +175,10 @@ sanitize: all                  ## compute-sanitizer memcheck, racecheck, syncche
 	prove --exec '' tests/70-sanitizer.t
 
 check: all                     ## grade the kernels files in labs/ (or SUBMISSION=dir) on this GPU
-	perl common/check.pl $(if $(SUBMISSION),--submission $(SUBMISSION))
+	perl common/grader/check.pl $(if $(SUBMISSION),--submission $(SUBMISSION))
 
 bench: $(SOL_BINS)             ## run the solutions at benchmark sizes, append CSV under data/ (LABS="lab5_register_tiling ...": those only)
-	perl common/bench.pl $(or $(LABS),$(LAB_NAMES))
+	perl common/tools/bench.pl $(or $(LABS),$(LAB_NAMES))
 
 profile: $(SOL_BINS)           ## DRAM bytes per point of every solution variant (Nsight Compute)
 	@for s in $(SOL_BINS); do ./$$s --profile || exit $$?; done
@@ -196,21 +197,21 @@ compare: | need-gnuplot        ## draw CSV=your.csv beside the reference (% of c
 	@gnuplot plots/compare.gnuplot && echo "$$COMPARE_OUT"
 
 doctor:                        ## one screen: toolkit, driver, GPUs, what make builds, ncu's counters, MPI, NCCL, each lab here
-	@bash common/doctor.sh
+	@bash common/tools/doctor.sh
 
 tables: ## rewrite the generated result tables in README.md and handouts/ from data/
 	perl plots/data.pl tables
 
 skeletons: ## regenerate labs/*/kernels.cu from the marked regions of solutions/ (overwrites!)
 	@for d in $(LAB_NAMES); do \
-	  [ -f solutions/$$d/kernels.cu ] && awk -f common/skeleton.awk solutions/$$d/kernels.cu > labs/$$d/kernels.cu; \
+	  [ -f solutions/$$d/kernels.cu ] && awk -f common/tools/skeleton.awk solutions/$$d/kernels.cu > labs/$$d/kernels.cu; \
 	done; true
 
 release: ## write the student tree (no solutions, answers or planted bugs) to RELEASE=dir
-	bash common/release.sh $(or $(RELEASE),release)
+	bash common/tools/release.sh $(or $(RELEASE),release)
 
 gradescope: ## build the Gradescope autograder, build/autograder.zip
-	bash common/gradescope.sh build/autograder.zip
+	bash common/tools/gradescope.sh build/autograder.zip
 
 clean: ## remove build products
 	rm -rf build $(LAB_BINS) $(SOL_BINS) results.json

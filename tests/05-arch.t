@@ -15,7 +15,7 @@ is($r->{status}, 0, 'make archs compiles every kernels file for every architectu
 my $gencode = run('make', '-s', '--no-print-directory', 'print-archs', 'ARCH=all');
 my @all = $gencode->{out} =~ /\bsm_(\d+)\b/g;
 ok((grep { $_ == 75 } @all) && (grep { $_ == 80 } @all) && (grep { $_ == 90 } @all), "ARCH=all lists sm_75, sm_80 and sm_90: @all");
-my @files = ('common/device.cu', map { ("labs/$_/kernels.cu", -f "solutions/$_/kernels.cu" ? "solutions/$_/kernels.cu" : ()) } labs());
+my @files = ('common/harness/device.cu', map { ("labs/$_/kernels.cu", -f "solutions/$_/kernels.cu" ? "solutions/$_/kernels.cu" : ()) } labs());
 for my $f (@files) {
     (my $log = "build/archs/$f") =~ s/\.cu$/.ptxas/;
     open my $fh, '<', $log or do { fail("$log: $!"); next };

@@ -1,6 +1,6 @@
 #!/usr/bin/env perl
 # The committed skeletons labs/*/kernels.cu are exactly the solutions' kernels files with their
-# marked regions cut (common/skeleton.awk), every region is announced by a TODO(student)
+# marked regions cut (common/tools/skeleton.awk), every region is announced by a TODO(student)
 # comment, and the kernels file is the only file of a lab with student regions.
 use strict;
 use warnings;
@@ -13,7 +13,7 @@ for my $lab (labs()) {
     my $src = "solutions/$lab/kernels.cu";
     my $skel = "labs/$lab/kernels.cu";
     ok(-f $src, "$src exists") or next;
-    my $r = run('awk', '-f', 'common/skeleton.awk', $src);
+    my $r = run('awk', '-f', 'common/tools/skeleton.awk', $src);
     is($r->{status}, 0, "$src: regions are well formed") or diag($r->{err});
     ok(-f $skel, "$skel is committed");
     open my $fh, '<', $skel or next;

@@ -34,7 +34,7 @@ for my $lab (labs()) {
     my $skipped = () = $r->{out} =~ /^\(variant \S+ skipped: /mg;
     is(scalar(grep { /\| PASS/ } rows($r->{out})), @v - $skipped, "$sol: every variant that runs PASSes at the default size");
     like($r->{out}, qr/copy bandwidth \d+ GB\/s/, "$sol: the header gives the measured copy bandwidth");
-    # TEST_CODE_PATH=sm_80 (tests/gpu-session.sh paths): the build of that path is what ran
+    # TEST_CODE_PATH=sm_80 (common/tools/gpu-session.sh paths): the build of that path is what ran
     my $path = $ENV{TEST_CODE_PATH} // 'sm_\d+';
     like($r->{out}, qr/^code path: $path\b/m, "$sol: the header names the code path that ran ($path)");
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env perl
-# common/Vet.pm, what make check runs before any of a student's code: every cheating kernels file
+# common/grader/Vet.pm, what make check runs before any of a student's code: every cheating kernels file
 # of tests/cheats/static-*.patch (applied to its lab's solution) is refused by vet_source or vet_object for the reason its
 # `expect: rejected REGEX` line names (the refusal line must match REGEX), and no honest kernels
 # file is refused (the solutions, the untouched skeletons). A file marked `expect: not static:
@@ -16,7 +16,7 @@ use POSIX ();
 use Text::ParseWords qw(shellwords);
 use Time::HiRes qw(time);
 use TestLib;
-use lib 'common';
+use lib 'common/grader';
 use Vet qw(vet_source vet_object);
 
 my $START = time;
@@ -24,7 +24,8 @@ my $NVCC = $ENV{NVCC} // 'nvcc';
 plan skip_all => "$NVCC not found: the kernels files cannot be compiled" unless system("command -v '$NVCC' >/dev/null 2>&1") == 0;
 
 my @labs = labs();
-my @HARNESS = map { "build/common/$_.o" } qw(check options reference star wave csv program sandbox ranks limits harness main device);
+my @HARNESS = ((map { "build/common/harness/$_.o" } qw(check options reference csv program sandbox ranks limits harness main device)),
+               map { "build/common/stencils/$_.o" } qw(star wave));
 my @missing = grep { !-f } @HARNESS, (map { ("build/labs/$_/lab.o", ref_bin($_)) } @labs);
 if (@missing) {
     fail("the harness, the definitions and the programs are built (make all): missing @missing");
@@ -39,7 +40,7 @@ my $r = do {
     run('make', '-s', '--no-print-directory', '--eval', 'vet-test-flags: ; @echo $(NVCC) $(NVFLAGS)', 'vet-test-flags');
 };
 my ($nvcc, @flags) = shellwords($r->{out});
-ok($r->{status} == 0 && $nvcc && grep({ $_ eq '-Icommon' } @flags), "the Makefile's command: $nvcc @flags")
+ok($r->{status} == 0 && $nvcc && grep({ $_ eq '-Icommon/harness' } @flags), "the Makefile's command: $nvcc @flags")
     or do { diag($r->{err}); done_testing(); exit 0 };
 
 # ---- the files ----

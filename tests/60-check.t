@@ -36,7 +36,7 @@ sub gradescope_shape {
 
 {
     local $ENV{CUDA_VISIBLE_DEVICES} = '';
-    my $r = run('perl', 'common/check.pl', '--results', "$dir/nogpu.json");
+    my $r = run('perl', 'common/grader/check.pl', '--results', "$dir/nogpu.json");
     is($r->{status}, 2, 'make check without a GPU: exit 2');
     (my $err = $r->{err}) =~ s/^lab 9 skipped: .*\n//mg;  # the build's own line where MPI or NCCL is missing
     like($err, qr/^make check: \S+: no CUDA device found \(.+\)\n\z/, 'one line saying so');
@@ -58,7 +58,7 @@ $total += $_ for values %n_variants;
 # 1. The untouched skeletons: no points, quickly (a variant that failed is not run again).
 my ($r, $res);
 if ($part{skeletons}) {
-$r = run('perl', 'common/check.pl', '--results', "$dir/skel.json", '--no-sanitize', '--labs', join(',', @labs));
+$r = run('perl', 'common/grader/check.pl', '--results', "$dir/skel.json", '--no-sanitize', '--labs', join(',', @labs));
 is($r->{status}, 1, 'make check on the untouched skeletons: exit 1') or diag($r->{out} . $r->{err});
 $res = results("$dir/skel.json");
 gradescope_shape($res, 'skeletons');
@@ -75,7 +75,7 @@ for my $lab (@labs) {
     make_path("$sub/$lab");
     copy("solutions/$lab/kernels.cu", "$sub/$lab/kernels.cu") or die;
 }
-$r = run('perl', 'common/check.pl', '--submission', $sub, '--results', "$dir/good.json", '--labs', join(',', @labs));
+$r = run('perl', 'common/grader/check.pl', '--submission', $sub, '--results', "$dir/good.json", '--labs', join(',', @labs));
 is($r->{status}, 0, 'make check on the solutions: exit 0') or diag($r->{out} . $r->{err});
 print map { "# $_\n" } split /\n/, $r->{out};
 $res = results("$dir/good.json");
@@ -99,7 +99,7 @@ for my $lab (@labs) {
 }
 {
     local $ENV{STENCIL_EMULATE} = 'smem=48K';
-    $r = run('perl', 'common/check.pl', '--submission', $sub, '--results', "$dir/small.json", '--labs', join(',', @labs));
+    $r = run('perl', 'common/grader/check.pl', '--submission', $sub, '--results', "$dir/small.json", '--labs', join(',', @labs));
 }
 is($r->{status}, 0, 'make check on the solutions, a GPU of 48 KB a block: exit 0') or diag($r->{out} . $r->{err});
 print map { "# $_\n" } split /\n/, $r->{out};
@@ -135,7 +135,7 @@ while ($part{cheats} && grep { @$_ } values %cheats) {
         $in_round{$lab} = $c;
     }
     my $sanitize = grep { $_->{name} =~ /race/ } values %in_round;
-    $r = run('perl', 'common/check.pl', '--submission', $cs, '--results', "$dir/cheats$round.json", '--reps', 10,
+    $r = run('perl', 'common/grader/check.pl', '--submission', $cs, '--results', "$dir/cheats$round.json", '--reps', 10,
         '--run-limit', 30, '--labs', join(',', sort keys %in_round), ($sanitize ? () : '--no-sanitize'));
     isnt($r->{status}, 2, "cheats round $round: graded (exit $r->{status})") or diag($r->{err});
     print map { "# $_\n" } split /\n/, $r->{out};

@@ -45,7 +45,7 @@ my $ag = "$dir/autograder";
 mkdir $ag;
 $r = run("cd '$ag' && unzip -q '" . Cwd::getcwd() . "/build/autograder.zip'");
 is($r->{status}, 0, 'the zip unpacks');
-ok(-x "$ag/setup.sh" && -x "$ag/run_autograder" && -f "$ag/source/common/check.pl", 'setup.sh, run_autograder and the course');
+ok(-x "$ag/setup.sh" && -x "$ag/run_autograder" && -f "$ag/source/common/grader/check.pl", 'setup.sh, run_autograder and the course');
 mkdir "$ag/submission";
 system('cp', 'solutions/lab1_diff1d/kernels.cu', "$ag/submission/lab1_diff1d.cu") == 0 or die;
 {

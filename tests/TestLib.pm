@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: MIT
 # Helpers shared by the .t files: run a command and capture what it said, tell whether a GPU is
-# here; what the labs are and what they have comes from common/Course.pm.
+# here; what the labs are and what they have comes from common/tools/Course.pm.
 package TestLib;
 use strict;
 use warnings;
 use Exporter 'import';
 use File::Temp qw(tempdir);
-use lib 'common';
+use lib 'common/tools';
 use Course qw(lab_bin sol_bin listing variants_of cases_of shell_words case_np mpi_launch);
 our @EXPORT = qw(run labs lab_bin sol_bin ref_bin programs has_solutions has_gpu variants_of cases_of listing shell_words tmpdir cheat
     case_np mpi_launch);

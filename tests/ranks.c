@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Lab 9's host side under mpirun (no GPU): the slabs, the gather and the exchange of ghost
-// planes between neighbouring ranks, with MPI (common/ranks.c built with -DSTENCIL_MPI).
+// planes between neighbouring ranks, with MPI (common/harness/ranks.c built with -DSTENCIL_MPI).
 //   mpirun -np N build/tests/ranks        TAP from rank 0; each check holds on every rank
 // Each rank owns the planes of slab_of(NZ, N, rank) of a grid whose point i holds the value i;
 // after the exchange its ghost planes must hold its neighbours' planes.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// make check's sandbox (common/sandbox.c), tested on the host: before it, a program may start
+// make check's sandbox (common/harness/sandbox.c), tested on the host: before it, a program may start
 // other programs; after it (STENCIL_SANDBOX=1), no new program, no new process, no signal to
 // another process and no access to another's memory, while threads, files, signals to itself
 // and an ordinary exit still work. TAP for prove (tests/10-unit.t).

@@ -384,7 +384,7 @@ struct Quad {
     static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0)) * sizeof(float4);
 };
 
-// The ring's split barriers and asynchronous copies are common/async.cuh's (mbar_*, async_*).
+// The ring's split barriers and asynchronous copies are common/device/async.cuh's (mbar_*, async_*).
 
 // The strips right of the last tile column and below the last tile row, when at most R wide (then
 // queue4_extent leaves them out of the tiles), hold only points within R of a face: copies of the

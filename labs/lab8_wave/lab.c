@@ -10,8 +10,8 @@
 // (refused above the stability limit), --model 1 (two layers and a Ricker point source instead
 // of random fields), --sponge W (an absorbing layer W points deep inside the boundary, its
 // damping computed from the index, so no extra array). The rules the kernels share are in
-// common/wave.h; the stability limit, inputs, source and CPU reference, shared with lab 9, in
-// common/wave.c.
+// common/stencils/wave.h; the stability limit, inputs, source and CPU reference, shared with lab 9, in
+// common/stencils/wave.c.
 #define _DEFAULT_SOURCE  // M_PI
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-# Lab 9 links MPI (its processes and the host exchange: common/ranks.c) and NCCL. Where either is
+# Lab 9 links MPI (its processes and the host exchange: common/harness/ranks.c) and NCCL. Where either is
 # missing lab 9 alone is skipped, with one line on stderr (stdout stays the commands'), and the rest
 # of the course builds.
 # NCCL: the CUDA toolkit's or the system's; else the one under NCCL_HOME (include/, lib/), which
@@ -20,5 +20,5 @@ NVFLAGS_lab9_multigpu = $(if $(NCCL_HOME),-I$(NCCL_HOME)/include)
 build/labs/lab9_multigpu/%.o build/solutions/lab9_multigpu/%.o: NVFLAGS += $(NVFLAGS_lab9_multigpu)
 build/archs/labs/lab9_multigpu/%.o build/archs/solutions/lab9_multigpu/%.o: NVFLAGS_BASE += $(NVFLAGS_lab9_multigpu)
 LDLIBS_lab9_multigpu = $(filter -L% -l%,$(MPI_LIBS)) $(if $(NCCL_HOME),-L$(NCCL_HOME)/lib -Xlinker -rpath=$(NCCL_HOME)/lib) -l:libnccl.so.2
-COMMON_OBJS_lab9_multigpu = $(filter-out build/common/ranks.o,$(COMMON_OBJS)) build/common/ranks-mpi.o
+COMMON_OBJS_lab9_multigpu = $(filter-out build/common/harness/ranks.o,$(COMMON_OBJS)) build/common/harness/ranks-mpi.o
 endif

@@ -118,7 +118,7 @@ static void run_steps(const struct problem *p, const struct context *ctx, step_f
 #define GHOST_HI(a, p) ((a)->next + (p)->slab_nz * (p)->n[0] * (p)->n[1])
 
 // Through the host: the boundary planes of a->next to pinned buffers, MPI with the neighbours
-// (halo_exchange in common/ranks.c), the answers into the ghost planes; on `stream`, and the
+// (halo_exchange in common/harness/ranks.c), the answers into the ghost planes; on `stream`, and the
 // host waits for the copies before it sends. A CUDA-aware MPI (reported at run time; not the
 // Open MPI of Debian or of the course's GPU machines) takes the GPU's planes directly.
 static void exchange_staged(const struct problem *p, const struct context *ctx, const struct step_args *a,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Lab 9 (multigpu), the definition: lab 8's wave (the same fields, options, inputs and CPU
-// reference: common/wave.c) on N processes under mpirun, each on its own GPU (processes share
+// reference: common/stencils/wave.c) on N processes under mpirun, each on its own GPU (processes share
 // GPUs when there are fewer). Every process owns a z-slab of the grid and holds WAVE_R ghost
 // planes on each side of it: the harness uploads each slab with its ghost planes of the inputs,
 // gathers the slabs of the answer on rank 0 and compares them with the reference of the whole

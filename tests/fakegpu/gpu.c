@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A GPU made of host memory, for testing the harness's processes and slabs (lab 9) where there
 // is no GPU: the CUDA runtime calls the harness makes, on malloc'd memory and the wall clock,
-// and the harness's own device functions (common/device.cu) as host code. FAKE_GPUS (default 1)
+// and the harness's own device functions (common/harness/device.cu) as host code. FAKE_GPUS (default 1)
 // is the number of GPUs the machine claims. Only tests link this; no lab program does.
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -77,7 +77,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) { (void)s; e->ms = no
 cudaError_t cudaEventSynchronize(cudaEvent_t e) { (void)e; return cudaSuccess; }
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) { *ms = (float)(b->ms - a->ms); return cudaSuccess; }
 
-// ---- common/device.cu's functions, on the host ----
+// ---- common/harness/device.cu's functions, on the host ----
 
 int device_open(struct device *dev)
 {

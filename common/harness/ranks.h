@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The processes of a run and the slabs they own: one process for labs 1-8, N under mpirun for
-// lab 9. common/ranks.c is compiled twice: plainly (one rank, no MPI) and with -DSTENCIL_MPI
+// lab 9. common/harness/ranks.c is compiled twice: plainly (one rank, no MPI) and with -DSTENCIL_MPI
 // (build/common/ranks-mpi.o, for the programs that link MPI). Plain C, host only.
 #ifndef RANKS_H
 #define RANKS_H

@@ -6,7 +6,7 @@
 # a line that starts with npN runs under mpirun with N processes (lab 9).
 use strict;
 use warnings;
-use lib 'common';
+use lib 'common/tools';
 use Course qw(sol_bin shell_words mpi_launch);
 
 chomp(my $gpu = `nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1`);

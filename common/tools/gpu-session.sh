@@ -4,7 +4,7 @@
 # fit one device call of 10 minutes. Every phase appends to data/<GPU>-test.log, naming the
 # commit; with OUT set (the device tool) the log and the CSV files are copied there. Commit them,
 # then run make tables and make plots where gnuplot is.
-#   COMMIT=$(git describe --always --dirty) bash tests/gpu-session.sh PHASE...   (default: bench test)
+#   COMMIT=$(git describe --always --dirty) bash common/tools/gpu-session.sh PHASE...   (default: bench test)
 # Pass COMMIT from the checkout you edit: a copied tree (the device tool) may carry a stale .git.
 #   bench        make bench (every lab)           profile   make profile (every lab)
 #   bench-LABS   make bench of some labs: bench-58 for labs 5 and 8 (a character class of lab numbers)
@@ -67,7 +67,7 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
             ./sol7 --profile --variant gm --variant tb --size 512x512x512 --steps 6
             TEST_LABS=lab7 perl tests/50-gpu.t && TEST_LABS=lab7 perl tests/70-sanitizer.t ;;
         lab8)
-            perl common/bench.pl lab8_wave
+            perl common/tools/bench.pl lab8_wave
             ./sol8 --profile --size 256 --steps 2
             ./sol8 --convergence --csv "$base-convergence.csv"
             TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
@@ -78,7 +78,7 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
             nvidia-smi -L; mpirun --version | head -n 1
             ./sol9 --reps 3 && mpirun --oversubscribe -np 2 ./sol9 --reps 3
             TEST_LABS=lab9 perl tests/50-gpu.t && TEST_LABS=lab9 perl tests/70-sanitizer.t ;;
-        lab9-bench) perl common/bench.pl lab9_multigpu ;;
+        lab9-bench) perl common/tools/bench.pl lab9_multigpu ;;
         gpu-1-3) TEST_LABS=lab1,lab2,lab3 perl tests/50-gpu.t ;;
         gpu-4-6) TEST_LABS=lab4,lab5,lab6 perl tests/50-gpu.t ;;
         check) CHECK_PARTS=skeletons,solutions perl tests/60-check.t ;;

@@ -29,7 +29,7 @@ HOST_DEVICE static inline uint64_t mix64(uint64_t z)
 }
 
 // Uniform in [-1, 1), 24 random bits: element i of the array seeded `seed`. The GPU fills
-// inputs with the same function (common/device.cu), so a run's input can be made on either.
+// inputs with the same function (common/harness/device.cu), so a run's input can be made on either.
 HOST_DEVICE static inline float random_value(uint64_t seed, uint64_t i)
 {
     uint64_t r = mix64(mix64(seed) ^ mix64(i));

@@ -85,7 +85,7 @@ int wave_source(const struct problem *p, size_t *at, float *amplitude)
 }
 
 // u_prev and u: uniform random in [-1, 1) (zero with --model 1); vsq: random between a quarter
-// of the limit C^2 and C^2 (the layers with --model 1). Every field is a rule (common/reference.h)
+// of the limit C^2 and C^2 (the layers with --model 1). Every field is a rule (common/harness/reference.h)
 // that the harness also evaluates on the GPU.
 int wave_input_rule(const struct problem *p, int field, double *scale, double *offset, double *slope)
 {

@@ -210,7 +210,7 @@ sub vet_source {
 
 # Symbols a kernels file may call: the CUDA runtime functions a launch needs (registration,
 # launch, constant memory, function attributes, occupancy, device memory, errors), the C++ ABI
-# helpers nvcc's host code calls, libm, and the lab contract (common/lab.h). No copy between
+# helpers nvcc's host code calls, libm, and the lab contract (common/harness/lab.h). No copy between
 # host and device, no host-accessible memory, no streams or callbacks of its own, no I/O, no
 # process or system functions. (exit: cudafe++ gives every __device__ function that is not inline
 # or static a host body that calls it, and a program that exits early has no results to show;

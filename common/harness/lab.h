@@ -173,7 +173,7 @@ struct lab {
     // `seed`, made on the host and copied before every run; by default inputs are uniform random
     // in [-1, 1), made on the GPU.
     void (*input)(const struct problem *p, int field, unsigned long long seed, float *a);
-    // Optional, beside `input`: where field `field` is a seeded rule (common/reference.h's
+    // Optional, beside `input`: where field `field` is a seeded rule (common/harness/reference.h's
     // seeded_value, with the seed field_seed(seed, field)), its scale per z plane (scale[0 ..
     // nz - 1]), offset and slope, and 1; else 0. The harness then makes the timed runs' inputs
     // on the GPU; `input` must make the same bits (fill_seeded does).

@@ -5,7 +5,7 @@
 
 #include "reference.h"
 
-// The same numbers whatever the thread count (and on the GPU: common/device.cu).
+// The same numbers whatever the thread count (and on the GPU: common/harness/device.cu).
 void fill_random(float *a, size_t count, uint64_t seed)
 {
 #pragma omp parallel for

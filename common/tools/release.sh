@@ -6,7 +6,7 @@
 # are what students fill in; the release's own make test passes without the solutions.
 set -euo pipefail
 dir=${1:?usage: release.sh DIR}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ] && { echo "make release: $dir exists and is not empty" >&2; exit 2; }
 mkdir -p "$dir"
 git ls-files -z | grep -zv -E '^(solutions/|tests/cheats/|data/experiments/)' | xargs -0 cp --parents -t "$dir"

@@ -18,7 +18,7 @@
 enum { WARMUP = 2, MAX_PRINT = 10 };
 static const double SPIN_US = 20;  // the GPU is busy this long before every timed launch
 
-// ---- the one error path (common/program.c), for a failed CUDA call ----
+// ---- the one error path (common/harness/program.c), for a failed CUDA call ----
 
 void lab_cuda_failed(const char *file, int line, const char *call, cudaError_t err)
 {
@@ -1003,7 +1003,7 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     const int first = ranks_rank() == 0, ranks = ranks_size();
     if (lab->n_fields > MAX_FIELDS || lab->n_params > MAX_PARAMS || lab->dims > MAX_DIMS ||
         (lab->ghost && (!lab->input || lab->row_align))) {
-        fprintf(stderr, "%s: lab %d defines more fields, parameters or dimensions than common/lab.h allows, "
+        fprintf(stderr, "%s: lab %d defines more fields, parameters or dimensions than common/harness/lab.h allows, "
                 "or ghost planes without its own inputs or with padded rows\n", program_name(), lab->number);
         return 2;
     }

@@ -1,15 +1,15 @@
 #!/usr/bin/env perl
 # SPDX-License-Identifier: MIT
 # make check: grade students' kernels files against the reference solutions, on this GPU.
-#   perl common/check.pl [--submission DIR] [--results FILE] [--budget SECONDS] [--labs a,b]
+#   perl common/grader/check.pl [--submission DIR] [--results FILE] [--budget SECONDS] [--labs a,b]
 # DIR holds a kernels file per lab, as DIR/labN_name/kernels.cu (a student's labs/ folder),
 # DIR/labs/labN_name/kernels.cu (a whole tree) or DIR/labN_name.cu; default: this tree's labs/.
 #
 # The grader decides, with code the student does not control (the course guide, "Grading"):
 # - Each kernels file is built against this tree's common/ and the lab's definition, in a
-#   scratch folder that holds no solution and no reference program, after common/Vet.pm has
+#   scratch folder that holds no solution and no reference program, after common/grader/Vet.pm has
 #   checked what it includes, defines and calls. A refused or broken file costs its lab only.
-#   Every lab program runs in common/sandbox.c's seccomp filter (STENCIL_SANDBOX=1): no new
+#   Every lab program runs in common/harness/sandbox.c's seccomp filter (STENCIL_SANDBOX=1): no new
 #   program or process, no signal to another, for what a file finds at run time.
 # - Correct: at every case of the lab's definition marked 'grade' and at the default size, with
 #   a fresh seed each, the output the student's program dumps matches the CPU reference of the
@@ -37,8 +37,8 @@ use POSIX qw(:sys_wait_h);
 use Time::HiRes qw(time sleep);
 
 my $ROOT;
-BEGIN { $ROOT = dirname(dirname(abs_path($0))) }
-use lib "$ROOT/common";
+BEGIN { $ROOT = dirname(dirname(dirname(abs_path($0)))) }
+use lib "$ROOT/common/tools", "$ROOT/common/grader";
 use Course qw(labs build_vars lab_number listing shell_words case_np mpi_launch %MPI_ENV);
 use Vet qw(vet_source vet_object);
 
@@ -111,7 +111,7 @@ my %ENV_MIN = (PATH => join(':', @TOOL_DIRS, '/usr/local/bin', '/usr/bin', '/bin
                # lab 9 under mpirun (Course.pm): as root if so, no single-copy shared memory
                # between its processes (process_vm_readv, which the sandbox forbids)
                %MPI_ENV,
-               # every lab program takes common/sandbox.c's seccomp filter before a kernels file runs
+               # every lab program takes common/harness/sandbox.c's seccomp filter before a kernels file runs
                STENCIL_SANDBOX => 1);
 $ENV_MIN{CUDA_VISIBLE_DEVICES} = $ENV{CUDA_VISIBLE_DEVICES} if defined $ENV{CUDA_VISIBLE_DEVICES};
 # grading as on a smaller GPU (the course guide, "Every GPU"): every program of the grading sees it
@@ -210,7 +210,7 @@ my @labs = labs();
 @labs = grep { my $l = $_; grep { $l =~ /^\Q$_\E(_|$)/ } split /,/, $opt{labs} } @labs if $opt{labs};
 die "check.pl: no labs found under $ROOT/labs\n" unless @labs;
 my @sols = map { 'sol' . lab_number($_) } grep { -f "solutions/$_/kernels.cu" } @labs;
-my $built = system(@make, @sols, 'build/compare-dump', 'build/common/main.o') >> 8;
+my $built = system(@make, @sols, 'build/compare-dump', 'build/common/harness/main.o') >> 8;
 finish(2, "make check: the reference solutions do not build (make @sols)") if $built;
 make_path("$PRIVATE/ref");
 my %sha;
@@ -386,10 +386,12 @@ for my $lab (@labs) {
     }
     my $work = $work{$lab} = tempdir("student-$lab-XXXXXX", TMPDIR => 1, CLEANUP => !$ENV{CHECK_KEEP});
     system('cp', '-r', "$ROOT/common", "$ROOT/Makefile", $work) == 0 or finish(2, "make check: cannot copy the harness");
-    make_path("$work/labs/$lab", "$work/build/common", "$work/build/labs/$lab");
+    make_path("$work/labs/$lab", "$work/build/common/harness", "$work/build/common/stencils", "$work/build/labs/$lab");
     # the course's files of the lab (lab 9: its build flags, the calls its kernels file may make)
     copy("$ROOT/labs/$lab/$_", "$work/labs/$lab/$_") for grep { -f "$ROOT/labs/$lab/$_" } qw(lab.c build.mk symbols.allow);
-    copy($_, "$work/$_") for glob("build/common/*.o"), "build/version.o", "build/version.c", "build/labs/$lab/lab.o";
+    # the targets' stamp first: the objects copied after it are newer, and make keeps them
+    copy($_, "$work/$_") for "build/gencode.txt", glob("build/common/*/*.o"), "build/version.o", "build/version.c",
+        "build/labs/$lab/lab.o";
     copy($student, "$work/labs/$lab/kernels.cu");
     my $pid = fork // die "check.pl: fork: $!\n";
     if (!$pid) {
@@ -401,7 +403,7 @@ for my $lab (@labs) {
         }
         $Vet::TIME_LIMIT = limit(300);
         $why //= vet_object("$work/build/labs/$lab/kernels.o", "$work/lab$n", "$work/build/labs/$lab/lab.o",
-                            grep { -f } map { "$work/build/common/$_.o" } qw(check options reference star wave csv program sandbox ranks ranks-mpi limits harness main device));
+                            grep { -f } glob("$work/build/common/*/*.o"));
         open my $fh, '>', "$PRIVATE/verdict-$lab" or POSIX::_exit(1);
         print $fh $why // '';
         close $fh;

@@ -44,7 +44,7 @@ static int mpi_count(size_t n)
 
 static int g_rank, g_size = 1, g_local;
 
-// A fatal error on one process (common/program.c's fatal_exit) ends them all: the others may be
+// A fatal error on one process (common/harness/program.c's fatal_exit) ends them all: the others may be
 // waiting for it in a collective, or behind an NCCL kernel waiting for its peer.
 static void abort_all(int status) { MPI_Abort(MPI_COMM_WORLD, status); }
 

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-// ---- the command line (common/options.c) ----
+// ---- the command line (common/harness/options.c) ----
 enum { MAX_SELECTED = 64 };
 struct options {
     const struct lab *lab;
@@ -47,7 +47,7 @@ int parse_size(const char *s, int min_dims, int max_dims, size_t n[MAX_DIMS], in
                char *err, size_t errlen);
 void problem_tolerance(const struct lab *lab, const struct problem *p, double *l2, double *atol,
                        double *rtol);
-// make check's sandbox (common/sandbox.c): with STENCIL_SANDBOX set, a seccomp filter that
+// make check's sandbox (common/harness/sandbox.c): with STENCIL_SANDBOX set, a seccomp filter that
 // refuses new programs, new processes and signals to others, before any kernels-file code runs.
 int sandbox_enter(void);
 void sandbox_if_asked(void);
@@ -58,7 +58,7 @@ void problem_slab(const struct lab *lab, struct problem *p, int gpus);
 // After the size changed: the size's checks, the source and the slab again (0, or 2 with err).
 int problem_finish(const struct lab *lab, struct problem *p, char *err, size_t errlen);
 
-// ---- the GPU (common/device.cu) ----
+// ---- the GPU (common/harness/device.cu) ----
 // A GPU's host name and UUID in GPU_KEY bytes: what tells GPUs apart across processes.
 enum { GPU_KEY = 96 };
 void gpu_key(const struct cudaDeviceProp *prop, char *key);
@@ -97,7 +97,7 @@ void device_fill_seeded(float *a, size_t nx, size_t pitch, size_t ny, size_t fir
                         double offset, double slope, uint64_t seed);
 void device_spin(double us);
 
-// ---- what the machine can hold (common/limits.c) ----
+// ---- what the machine can hold (common/harness/limits.c) ----
 // STENCIL_EMULATE="smem=64K,mem=4G": the harness behaves as on a GPU with at most that much
 // shared memory per block and device memory (a test aid; the course guide, "Every GPU").
 struct gpu_limits {
@@ -128,13 +128,13 @@ void fatal_exit(int status);
 // Set by a multi-process lab (lab 9) to stop every rank; NULL in a single process.
 extern void (*abort_all_ranks)(int status);
 
-// ---- the CSV (common/csv.c): one schema for every file under data/ ----
+// ---- the CSV (common/harness/csv.c): one schema for every file under data/ ----
 extern const char CSV_HEADER[];
 extern const char BUILD_COMMIT[];  // build/version.c, written by the Makefile
 // Append rows; a file whose header is not `header` is refused with one line (returns -1).
 int csv_append(const char *path, void (*write)(FILE *, void *), void *ctx, const char *header);
 
-// ---- the program (common/harness.c) ----
+// ---- the program (common/harness/harness.c) ----
 int lab_main(const struct lab *lab, int argc, char **argv);
 
 #ifdef __cplusplus

@@ -2,7 +2,7 @@
 // The grader's check of a student's output, outside the student's process:
 //   compare-dump OUTPUT.f32 REFERENCE.f64 NX NY NZ L2 ATOL RTOL
 // compares a --dump (float32) with a --dump-reference (float64) by the harness's own rule
-// (common/check.c) and prints "rel_l2 BAD_POINTS NAN_POINTS POINTS". Exit status 0 correct,
+// (common/harness/check.c) and prints "rel_l2 BAD_POINTS NAN_POINTS POINTS". Exit status 0 correct,
 // 1 not correct, 2 could not read the files.
 #include <stdio.h>
 #include <stdlib.h>

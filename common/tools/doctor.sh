@@ -4,7 +4,7 @@
 # toolkit and driver, the GPUs, what make builds for them, Nsight Compute's counters, the
 # sanitizer, MPI, NCCL, gnuplot, and each lab at its default size on this GPU (the programs' own
 # --list: memory needed, variants refused). Read-only: it builds nothing and changes nothing.
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 say() { printf '%-18s %s\n' "$1" "$2"; }
 have() { command -v "$1" >/dev/null 2>&1; }
 

@@ -7,7 +7,7 @@
 # AUTOGRADER_ROOT replaces /autograder (the tests run it in a folder of their own).
 set -euo pipefail
 zip=${1:?usage: gradescope.sh OUT.zip}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/source"
@@ -30,7 +30,7 @@ mkdir -p "$root/results"
 cd "$root/source" || exit 2
 make -s all >/dev/null 2>&1
 # shellcheck disable=SC2086  # CHECK_ARGS is a list of options
-perl common/check.pl --submission "$root/submission" --results "$root/results/results.json" ${CHECK_ARGS:-}
+perl common/grader/check.pl --submission "$root/submission" --results "$root/results/results.json" ${CHECK_ARGS:-}
 exit 0
 RUN
 chmod +x "$stage/setup.sh" "$stage/run_autograder"

@@ -41,7 +41,7 @@ HOST_DEVICE static inline float wave_leapfrog(float u, float up, float vsq, floa
     return 2.f * u - up + vsq * lap;
 }
 
-// ---- the host side (common/wave.c), for the definitions of labs 8 and 9 ----
+// ---- the host side (common/stencils/wave.c), for the definitions of labs 8 and 9 ----
 enum { WAVE_COURANT, WAVE_MODEL, WAVE_SPONGE };  // p->param[...]: --courant, --model, --sponge
 
 #ifndef __CUDACC__

@@ -5,7 +5,7 @@
 // vfork, clone without CLONE_THREAD; clone3 says ENOSYS so that the C library falls back to
 // clone, whose flags the filter can read), signals to other processes, and reading or writing
 // another process's memory (ptrace, process_vm_*). Threads, files, memory and the GPU driver's
-// ioctls are untouched. The static checks (common/Vet.pm) already refuse a kernels file that
+// ioctls are untouched. The static checks (common/grader/Vet.pm) already refuse a kernels file that
 // names such calls; this stops one that finds them at run time (tests/cheats/static-elf-walk).
 #define _GNU_SOURCE
 #include <errno.h>
