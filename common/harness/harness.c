@@ -1003,7 +1003,7 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     const int first = ranks_rank() == 0, ranks = ranks_size();
     if (lab->n_fields > MAX_FIELDS || lab->n_params > MAX_PARAMS || lab->dims > MAX_DIMS ||
         (lab->ghost && (!lab->input || lab->row_align))) {
-        fprintf(stderr, "%s: lab %d defines more fields, parameters or dimensions than common/harness/lab.h allows, "
+        fprintf(stderr, "%s: lab %d defines more fields, parameters or dimensions than common/harness/definition.h allows, "
                 "or ghost planes without its own inputs or with padded rows\n", program_name(), lab->number);
         return 2;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The harness's own parts, which neither a definition nor a kernels file uses: the command line,
-// the GPU, the runs, the table and the CSV. The lab contract is lab.h.
+// the GPU, the runs, the table and the CSV. The contracts: lab.h (a kernels file), definition.h
+// (a lab's definition).
 #ifndef HARNESS_H
 #define HARNESS_H
 
@@ -8,7 +9,7 @@
 #include <stdio.h>
 
 #include "check.h"
-#include "lab.h"
+#include "definition.h"
 #include "reference.h"
 
 #ifdef __cplusplus

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "lab.h"
+#include "definition.h"
 #include "tap.h"
 
 static double spacing(size_t n) { return 1.0 / (double)n; }

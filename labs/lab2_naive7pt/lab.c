@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Lab 2 (naive7pt), the definition: the 3D 7-point stencil (the second-order Laplacian, points
 // on a face copying the input), its CPU reference, the cases. The kernels are in kernels.cu.
+#include "definition.h"
 #include "star.h"
 
 void setup_kernels(const struct problem *p);

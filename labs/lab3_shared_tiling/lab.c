@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Lab 3 (shared_tiling), the definition: the 7-point stencil of lab 2, computed from T^3 tiles
 // in shared memory (T a variant); its reference and cases. The kernels are in kernels.cu.
+#include "definition.h"
 #include "star.h"
 
 void setup_kernels(const struct problem *p);

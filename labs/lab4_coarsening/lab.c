@@ -2,6 +2,7 @@
 // Lab 4 (coarsening), the definition: the 7-point stencil of lab 2, computed by 2D blocks that
 // march along z through chunks of Z planes (Z a variant); its reference and cases. The kernels
 // are in kernels.cu.
+#include "definition.h"
 #include "star.h"
 
 void setup_kernels(const struct problem *p);

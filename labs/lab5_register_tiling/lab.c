@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Lab 5 (register_tiling), the definition: the order-k star stencil (k = 2..12, --order), points
 // within k/2 of a face copying the input; its reference and cases. The kernels are in kernels.cu.
+#include "definition.h"
 #include "star.h"
 
 void setup_kernels(const struct problem *p);

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "lab.h"
+#include "definition.h"
 #include "tap.h"
 
 // df/dx_i = sum_k c_k (f_{i+k} - f_{i-k}) / h, indices mod n.

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
+#include "definition.h"
 #include "reference.h"
 #include "tap.h"
 

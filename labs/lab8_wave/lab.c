@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
+#include "definition.h"
 #include "reference.h"
 #include "tap.h"
 #include "wave.h"

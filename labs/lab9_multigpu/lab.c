@@ -5,7 +5,7 @@
 // planes on each side of it: the harness uploads each slab with its ghost planes of the inputs,
 // gathers the slabs of the answer on rank 0 and compares them with the reference of the whole
 // grid. Between steps the kernels file exchanges the ghost planes (MPI through the host, or NCCL).
-#include "lab.h"
+#include "definition.h"
 #include "wave.h"
 
 DECLARE_VARIANT(mpi_staged);

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab.h"
+#include "definition.h"
 #include "star.h"
 #include "wave.h"
 
