@@ -63,11 +63,13 @@ sol_id = $(subst lab,sol,$(call lab_id,$(1)))
 LAB_BINS := $(foreach n,$(LAB_NAMES),$(call lab_id,$(n)))
 SOL_BINS := $(foreach n,$(LAB_NAMES),$(if $(wildcard solutions/$(n)/kernels.cu),$(call sol_id,$(n))))
 
-# The harness: host C (checking, options, references, CSV: unit-tested without a GPU), the run
-# (harness.c, on the CUDA runtime), main, and the GPU side (device.cu).
+# The harness: host C (checking, options, references, CSV, limits: unit-tested without a GPU),
+# the run on the CUDA runtime (fields, run, report, convergence, profile, lab_main: run.h says
+# which does what), main, and the GPU side (device.cu).
 UNIT_OBJS := $(patsubst %,build/common/harness/%.o,check options reference csv program sandbox ranks limits) \
              $(patsubst %,build/common/stencils/%.o,star wave)
-COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/harness/%.o,harness main device) build/version.o
+COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/harness/%.o,fields run report convergence profile lab_main main device) \
+               build/version.o
 
 # ---- programs: ./labN from labs/, ./solN with the solution's kernels ----
 # $(1) program, $(2) lab folder name, $(3) folder of kernels.cu
@@ -180,8 +182,10 @@ check: all                     ## grade the kernels files in labs/ (or SUBMISSIO
 bench: $(SOL_BINS)             ## run the solutions at benchmark sizes, append CSV under data/ (LABS="lab5_register_tiling ...": those only)
 	perl common/tools/bench.pl $(or $(LABS),$(LAB_NAMES))
 
-profile: $(SOL_BINS)           ## DRAM bytes per point of every solution variant (Nsight Compute)
-	@for s in $(SOL_BINS); do ./$$s --profile || exit $$?; done
+# make profile appends its rows to data/<GPU>-profile.csv (the GPU's name as make bench writes it).
+PROFILE_CSV = data/$(shell nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr ' ' _)-profile.csv
+profile: $(SOL_BINS)           ## DRAM bytes per point of every solution variant (Nsight Compute), into data/<GPU>-profile.csv
+	@for s in $(SOL_BINS); do ./$$s --profile --csv $(PROFILE_CSV) || exit $$?; done
 
 plots: | need-gnuplot          ## figures under plots/ from data/ and the models
 	bash plots/make-plots.sh

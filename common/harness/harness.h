@@ -126,6 +126,7 @@ const char *program_name(void);
 _Noreturn
 #endif
 void fatal_exit(int status);
+void *xmalloc(size_t bytes);  // malloc, or one line and exit status 2 where the host has too little
 // Set by a multi-process lab (lab 9) to stop every rank; NULL in a single process.
 extern void (*abort_all_ranks)(int status);
 
@@ -135,7 +136,7 @@ extern const char BUILD_COMMIT[];  // build/version.c, written by the Makefile
 // Append rows; a file whose header is not `header` is refused with one line (returns -1).
 int csv_append(const char *path, void (*write)(FILE *, void *), void *ctx, const char *header);
 
-// ---- the program (common/harness/harness.c) ----
+// ---- the program (common/harness/lab_main.c; its parts: run.h) ----
 int lab_main(const struct lab *lab, int argc, char **argv);
 
 #ifdef __cplusplus

@@ -88,7 +88,7 @@ double problem_gpu_bytes(const struct lab *lab, const struct problem *p)
     return (double)lab->n_fields * (plane * ((double)p->slab_nz + 2.0 * p->ghost) + 2 * guard) * sizeof(float);
 }
 
-// The host arrays of a run (harness.c): each input of the checked run and of the checked timed
+// The host arrays of a run (run.c, lab_main.c): each input of the checked run and of the checked timed
 // run (float), a lab's own inputs once more where it makes them on the host, the two references
 // (double), the output with its guards, and what the lab's CPU reference allocates itself. For
 // --dump-reference: the inputs, one reference and the lab's own.
