@@ -40,8 +40,40 @@ static const struct {
 };
 enum { N_COUNTERS = sizeof COUNTERS / sizeof *COUNTERS, FIRST_STALL = 5 };
 
-// Run this program under Nsight Compute once per variant (its checked launch, 2 warm-ups and 1
-// timed run; the harness's own kernels are filtered out) and read the counters above.
+// --profile --csv FILE: a row per variant, measured per output point (per point-step).
+const char PROFILE_CSV_HEADER[] =
+    "gpu,lab,variant,nx,ny,nz,order,steps,model_read,model_write,dram_read_bytes,dram_write_bytes,l2_read_bytes,"
+    "l1_sectors_per_request,occupancy_pct,stall_1,stall_1_cpi,stall_2,stall_2_cpi,commit,code_path";
+
+struct profile_row {
+    const struct variant *v;
+    double model_r, model_w, val[N_COUNTERS];
+    int top[2];
+};
+struct profile_rows {
+    const struct options *o;
+    const struct device *dev;
+    const struct profile_row *rows;
+    int n;
+};
+
+static void write_profile(FILE *f, void *ctx)
+{
+    const struct profile_rows *pr = ctx;
+    const struct problem *p = &pr->o->prob;
+    for (int i = 0; i < pr->n; i++) {
+        const struct profile_row *r = &pr->rows[i];
+        fprintf(f, "%s,lab%d_%s,%s,%zu,%zu,%zu,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f", pr->dev->name, pr->o->lab->number,
+                pr->o->lab->name, r->v->name, p->n[0], p->n[1], p->n[2], p->order, p->steps, r->model_r, r->model_w,
+                r->val[0], r->val[1], r->val[2], r->val[3], r->val[4]);
+        for (int k = 0; k < 2; k++)
+            fprintf(f, ",%s,%.3f", r->top[k] >= 0 ? COUNTERS[r->top[k]].name : "", r->top[k] >= 0 ? r->val[r->top[k]] : 0.0);
+        fprintf(f, ",%s,sm_%d\n", BUILD_COMMIT, pr->dev->code_arch);
+    }
+}
+
+// Run this program under Nsight Compute once per variant (its checked launch, the warm-ups and
+// one timed run; the harness's own kernels are filtered out) and read the counters above.
 int run_profile(struct options *o, const char *self)
 {
     if (system("command -v ncu >/dev/null 2>&1") != 0) {
@@ -74,7 +106,11 @@ int run_profile(struct options *o, const char *self)
            lab->default_steps ? "-step" : "", lab->number, size, head);
     printf("%-20s | %16s | %14s | %15s | %12s | %9s | %9s | %9s | %s\n", "variant", "model read/write", "DRAM read B/pt",
            "DRAM write B/pt", "elements r/w", "L2 rd B/pt", "L1 sec/rq", "occupancy", "top stalls (cycles per instruction)");
-    int ok = 1;
+    int ok = 1, n_rows = 0;
+    struct profile_row *rows = xmalloc((size_t)o->n_selected * sizeof *rows);
+    // The runs of the variant the child makes: the checked one, the warm-ups, one timed run, and
+    // the analytic check where the lab has one that fails a variant (--quiet skips it elsewhere).
+    const int runs = 1 + WARMUP + 1 + (lab->smooth && lab->analytic_check ? 1 : 0);
     for (int i = 0; i < o->n_selected; i++) {
         const struct variant *v = &lab->variants[o->selected[i]];
         char cmd[8192], metrics[4096] = "";
@@ -124,11 +160,10 @@ int run_profile(struct options *o, const char *self)
             ok = 0;
             continue;
         }
-        // The program makes 4 runs of the variant (the checked one, 2 warm-ups, 1 timed): sums
-        // are taken per run; ratios and percentages are the mean over the kernels launched.
+        // Sums are taken per run; ratios and percentages are the mean over the kernels launched.
         double val[N_COUNTERS];
         for (int m = 0; m < N_COUNTERS; m++)
-            val[m] = n[m] == 0 ? NAN : COUNTERS[m].sum ? sum[m] / 4 / pts * COUNTERS[m].scale : sum[m] / n[m];
+            val[m] = n[m] == 0 ? NAN : COUNTERS[m].sum ? sum[m] / runs / pts * COUNTERS[m].scale : sum[m] / n[m];
         int top[2] = {-1, -1};  // the two largest stall reasons
         for (int m = FIRST_STALL; m < N_COUNTERS; m++) {
             if (isnan(val[m])) continue;
@@ -141,6 +176,14 @@ int run_profile(struct options *o, const char *self)
                      top[1] >= 0 ? COUNTERS[top[1]].name : "-", top[1] >= 0 ? val[top[1]] : 0.0);
         printf("%-20s | %7.2f/%-8.2f | %14.2f | %15.2f | %5.2f/%-6.2f | %9.2f | %9.2f | %8.1f%% | %s\n", v->name, mr,
                mw, val[0], val[1], val[0] / 4, val[1] / 4, val[2], val[3], val[4], stalls);
+        struct profile_row *row = &rows[n_rows++];
+        row->v = v, row->model_r = mr, row->model_w = mw, row->top[0] = top[0], row->top[1] = top[1];
+        memcpy(row->val, val, sizeof val);
     }
+    if (o->csv) {
+        struct profile_rows pr = {o, &dev, rows, n_rows};
+        if (csv_append(o->csv, write_profile, &pr, PROFILE_CSV_HEADER)) ok = 0;
+    }
+    free(rows);
     return ok ? 0 : 1;
 }

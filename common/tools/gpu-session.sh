@@ -60,15 +60,15 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
         bench) make COMMIT="$commit" bench 2>&1 ;;
         bench-[1-9]*) labs=$(labs_in "${phase#bench-}") && make COMMIT="$commit" LABS="$(echo $labs)" bench 2>&1 ;;
         profile) make COMMIT="$commit" profile 2>&1 ;;
-        profile5) for k in 8 12; do ./sol5 --profile --order "$k"; done ;;
+        profile5) for k in 8 12; do ./sol5 --profile --order "$k" --csv "$base-profile.csv"; done ;;
         test) make -s tables; make COMMIT="$commit" test 2>&1 ;;
         lab7)
-            ./sol7 --profile --variant gm --variant shm --variant fused_s4 --variant tb --steps 8
-            ./sol7 --profile --variant gm --variant tb --size 512x512x512 --steps 6
+            ./sol7 --profile --variant gm --variant shm --variant fused_s4 --variant tb --steps 8 --csv "$base-profile.csv"
+            ./sol7 --profile --variant gm --variant tb --size 512x512x512 --steps 6 --csv "$base-profile.csv"
             TEST_LABS=lab7 perl tests/50-gpu.t && TEST_LABS=lab7 perl tests/70-sanitizer.t ;;
         lab8)
             perl common/tools/bench.pl lab8_wave
-            ./sol8 --profile --size 256 --steps 2
+            ./sol8 --profile --size 256 --steps 2 --csv "$base-profile.csv"
             ./sol8 --convergence --csv "$base-convergence.csv"
             TEST_LABS=lab8 perl tests/50-gpu.t && TEST_LABS=lab8 perl tests/70-sanitizer.t ;;
         test-[1-9]*)
@@ -112,5 +112,5 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
 } 2>&1 | tee -a "$log"
 if [ -n "${OUT:-}" ]; then
     cp "$log" "$base".csv "$OUT"/
-    for f in "$base"-convergence.csv "$base"-timing.csv "$base"-alignment.csv "$base"-paths.csv; do if [ -f "$f" ]; then cp "$f" "$OUT"/; fi; done
+    for f in "$base"-convergence.csv "$base"-timing.csv "$base"-alignment.csv "$base"-paths.csv "$base"-profile.csv; do if [ -f "$f" ]; then cp "$f" "$OUT"/; fi; done
 fi
