@@ -7,7 +7,7 @@
 // The problem (lab.c): ctx->in[0] is the input, ctx->out[0] the output; launch on ctx->stream.
 // Rows are padded (lab.h): point (x, y, z) is element x + pitch * (y + ny * z), pitch = p->pitch,
 // a multiple of 64 floats, so every row starts 256-byte aligned.
-#include "async.cuh"
+#include "quad.cuh"  // async.cuh too
 #include "star.cuh"
 
 // ---- 1. regtile_7pt: 004's register tiling of the 7-point stencil ----
@@ -467,22 +467,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     // only points that copy the input would read them (nor is the padding a quad may end in).
     int hslot[HS];
     const float *hp[HS];
-#pragma unroll
-    for (int k = 0; k < HS; k++) {
-        int h = t + k * C::NT, row, col;
-        if (h < 2 * R * 32) {
-            row = h / 32 < R ? h / 32 : C::H + h / 32;
-            col = XQ + h % 32;
-        } else {
-            int g = h - 2 * R * 32, side = g % (2 * XQ);
-            row = R + g / (2 * XQ);
-            col = side < XQ ? side : 32 + side;
-        }
-        int gx = x0 + 4 * (col - XQ), gy = yb + row - R;
-        bool ok = h < C::HALO && gx >= 0 && gy >= 0 && gx < nx && gy < ny;
-        hslot[k] = ok ? row * QW + col : -1;
-        hp[k] = in + (ok ? (size_t)gy * pitch + gx + (size_t)z0 * plane : 0);
-    }
+    quad_halo<R, C>(t, x0, yb, nx, ny, pitch, plane, z0, in, hslot, hp);
     // q[p][i] = row y0+p at plane z-R+i; the queue is filled up to plane z0+R before the loop
     // (STAGED: to z0+R-1; plane z+R comes from the stage at plane z).
     const float *cin = in + (size_t)y0 * pitch + x + (size_t)(z0 - R) * plane;
@@ -502,9 +487,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
     static_assert(LEAD == AHEAD - 1, "plane z's wait covers the halo of z+1 and own quads of z+R");
     for (int i = 0; i < AHEAD; i++) {
         if (z0 + i < z1)
-#pragma unroll
-            for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy16(ring + i * PLANE + hslot[k], hp[k] + i * plane);
+            quad_copy_halo(ring + i * PLANE, hslot, hp, i * plane);
         if constexpr (C::STAGED) {
             const int j = i + LEAD - AHEAD, zs = z0 + R + j;  // cin is at plane z0+R
             if (j >= 0 && zs < zq)
@@ -531,12 +514,7 @@ __global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restri
 #pragma unroll
             for (int p = 0; p < PY; p++)
                 if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * pitch);
-        if (z + AHEAD < z1) {
-            float4 *ahead = ring + ((step + AHEAD) % RING) * PLANE;
-#pragma unroll
-            for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy16(ahead + hslot[k], hp[k]);
-        }
+        if (z + AHEAD < z1) quad_copy_halo(ring + ((step + AHEAD) % RING) * PLANE, hslot, hp, 0);
         if constexpr (C::STAGED)
             if (z + R + LEAD < zq)
 #pragma unroll

@@ -9,7 +9,7 @@
 // ctx->out[0]; ctx->scratch[0] is a work array. Launch on ctx->stream.
 #include <stdint.h>
 
-#include "async.cuh"
+#include "quad.cuh"  // async.cuh too
 #include "wave.cuh"  // wave.h, and the weights c_wave
 
 // ---- what every variant shares: the update of one point, and the chain of S steps ----
@@ -288,22 +288,7 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct step_args a, in
     // only points of the boundary layer (x >= nx - R) or past the row's end, both zero.
     int hslot[HS];
     const float *hp[HS];
-#pragma unroll
-    for (int k = 0; k < HS; k++) {
-        int h = t + k * C::NT, row, col;
-        if (h < 2 * R * 32) {
-            row = h / 32 < R ? h / 32 : C::H + h / 32;
-            col = XQ + h % 32;
-        } else {
-            int g = h - 2 * R * 32, side = g % (2 * XQ);
-            row = R + g / (2 * XQ);
-            col = side < XQ ? side : 32 + side;
-        }
-        int gx = x0 + 4 * (col - XQ), gy = yb + row - R;
-        bool ok = h < C::HALO && gx >= 0 && gy >= 0 && gx < nx && gy < ny;
-        hslot[k] = ok ? row * QW + col : -1;
-        hp[k] = in + (ok ? (size_t)gy * pitch + gx + (size_t)z0 * plane : 0);
-    }
+    quad_halo<R, C>(t, x0, yb, nx, ny, pitch, plane, z0, in, hslot, hp);
     const float *cin = in + (size_t)y0 * pitch + x + (size_t)(z0 - R) * plane;
     float4 q[PY][Q];  // q[p][i] = row y0+p at plane z-R+i
 #pragma unroll
@@ -315,9 +300,7 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct step_args a, in
     __syncthreads();                               // the barriers are initialised
     for (int i = 0; i < AHEAD; i++) {
         if (z0 + i < z1)
-#pragma unroll
-            for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy16(ring + i * PLANE + hslot[k], hp[k] + i * plane);
+            quad_copy_halo(ring + i * PLANE, hslot, hp, i * plane);
         async_commit();  // one group per plane, empty or not, so that async_landed counts planes
     }
 #pragma unroll
@@ -355,12 +338,7 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct step_args a, in
 #pragma unroll
         for (int p = 0; p < PY; p++)
             if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * pitch);
-        if (z + AHEAD < z1) {
-            float4 *ahead = ring + ((step + AHEAD) % RING) * PLANE;
-#pragma unroll
-            for (int k = 0; k < HS; k++)
-                if (hslot[k] >= 0) async_copy16(ahead + hslot[k], hp[k]);
-        }
+        if (z + AHEAD < z1) quad_copy_halo(ring + ((step + AHEAD) % RING) * PLANE, hslot, hp, 0);
         async_commit();
 #pragma unroll
         for (int k = 0; k < HS; k++) hp[k] += plane;
