@@ -43,7 +43,8 @@ use Course qw(labs build_vars lab_number listing shell_words case_np mpi_launch 
 use Vet qw(vet_source vet_object);
 
 my ($CORRECT_PTS, $PERF_PTS) = (7, 3);
-my %opt = (budget => $ENV{CHECK_BUDGET} // 600, results => $ENV{CHECK_RESULTS} // 'results.json',
+# budget: each lab's time (its builds, runs, sanitizers, timing): a hang costs its own lab only
+my %opt = (budget => $ENV{CHECK_BUDGET} // 300, results => $ENV{CHECK_RESULTS} // 'results.json',
            'run-limit' => $ENV{CHECK_TIME_LIMIT} // 180, reps => 30, sanitize => 1);
 GetOptions(\%opt, 'submission=s', 'results=s', 'budget=i', 'labs=s', 'run-limit=i', 'reps=i', 'sanitize!')
     or die "usage: check.pl [--submission DIR] [--results FILE] [--budget S] [--labs a,b] [--run-limit S]\n";
@@ -190,7 +191,8 @@ sub why_failed {
          : $r->{status} == 2 ? 'could not run: ' . said($r->{err_last}) : "exit status $r->{status}";
 }
 
-sub budget_left { return $opt{budget} - (time - $START) }
+my $LAB_START = $START;  # when the lab being graded started (the builds: when they started)
+sub budget_left { return $opt{budget} - (time - $LAB_START) }
 # A student run's time limit: `want` seconds, or what is left of the budget (a second at least).
 sub limit {
     my ($want) = @_;
@@ -198,6 +200,18 @@ sub limit {
     return $left >= $want ? $want : $left > 1 ? $left : 1;
 }
 sub new_seed { return 1 + int(rand(2**31)) }
+# The points of a case's --size (one number: every dimension of the lab's default size that is
+# not 1); the default size's where it names none.
+sub case_points {
+    my ($args, $default) = @_;
+    my $dims = grep { $_ > 1 } @$default;
+    my ($size) = $args =~ /--size[= ](\S+)/;
+    return 1 * $default->[0] * $default->[1] * $default->[2] unless $size;
+    my @n = split /x/, $size;
+    my $p = 1;
+    $p *= $_ for @n == 1 ? (($n[0]) x ($dims || 1)) : @n;
+    return $p;
+}
 
 # ---- the reference programs, this tree's, kept where no student program looks ----
 
@@ -235,7 +249,7 @@ sub private_program {
     my $probe = run($PRIVATE, 60, $prog, '--size', '16', '--reps', '1', '--quiet');
     finish(2, "make check: $probe->{err_last}") if $probe->{status} == 2 && $probe->{err} =~ /no CUDA device/;
 }
-say_line(sprintf "make check: %s, %d labs, time budget %ds", $SUBMISSION, scalar @labs, $opt{budget});
+say_line(sprintf "make check: %s, %d labs, time budget %ds a lab", $SUBMISSION, scalar @labs, $opt{budget});
 
 # ---- one lab ----
 
@@ -310,6 +324,13 @@ sub time_abab {
         my $abnormal = $who eq 's' && ($r->{timed_out} || $r->{signal} || $r->{status} > 1);
         $a{abnormal} ||= $abnormal;
         my $rows = csv_rows("$dir/t.csv");
+        # exit status 1 says a check failed (lab 7's analytic check, say): a student run whose rows
+        # all say PASS besides has failed them all, for the grader cannot tell which
+        if ($who eq 's' && !$abnormal && $r->{status} == 1 && !grep { $rows->{$_} && $rows->{$_}{status} ne 'PASS' } @$variants) {
+            push @{ $t->{$_}{fails} }, 'default size: the program exited 1 (a check failed) though its rows said PASS' for @$variants;
+            $a{abnormal} = 1;
+            return \%a;
+        }
         my %refs;
         for my $v (@$variants) {
             my $row = $rows->{$v};
@@ -375,6 +396,7 @@ sub time_abab {
 # Build every lab's kernels file at once (the compiler is the slow part), each against the
 # pristine harness and definition in its own scratch folder; vet it before and after.
 trace('building the kernels files');
+$LAB_START = time;
 system(@make, map { "build/labs/$_/lab.o" } @labs) == 0 or finish(2, "make check: the lab definitions do not build");
 my (%work, %verdict, %builder);
 for my $lab (@labs) {
@@ -424,6 +446,7 @@ my $number = 0;
 my $all_correct = 1;
 for my $lab (@labs) {
     $number++;
+    $LAB_START = time;
     my $n = lab_number($lab);
     my $ref = -f "$PRIVATE/ref/sol$n" ? "sol$n" : undef;
     my $l = listing($ref ? private_program($ref) : "./lab$n");
@@ -457,6 +480,10 @@ for my $lab (@labs) {
         my @owed = grep { !$cl->{refuses}{$_} && !@{ $t{$_}{fails} } } @variants;
         $t{$_}{refused} //= $cl->{refuses}{$_} for grep { $cl->{refuses}{$_} } @variants;
         $t{$_}{owed}++ for @owed;
+        if (case_np($gc) > 1) {  # lab 9: what the variant does across processes
+            $t{$_}{owed_np}++ for @owed;
+            $t{$_}{refused_np} //= $cl->{refuses}{$_} for grep { $cl->{refuses}{$_} } @variants;
+        }
         next unless @owed;
         my $seed = new_seed();
         my @only = map { ('--variant', $_) } @owed;
@@ -489,8 +516,13 @@ for my $lab (@labs) {
     }
 
     push @phase_t, time;
-    # compute-sanitizer on the lab's first sanitize case: a race or a bad access costs correctness.
-    my ($san) = map { $_->{args} } grep { $_->{kinds}{sanitize} } @{ $l->{cases} };
+    # compute-sanitizer on the lab's first sanitize case, and on one of its graded cases of one
+    # process chosen here at random (a file that races only where lab.c does not look is seen
+    # too): a race or a bad access costs correctness.
+    my ($first_san) = map { $_->{args} } grep { $_->{kinds}{sanitize} } @{ $l->{cases} };
+    my @small = grep { case_np($_) == 1 && case_points($_->{args}, $l->{size}) <= 4e6 } @cases;
+    my $second = @small ? $small[ int rand @small ]{args} : undef;
+    for my $san ($first_san // (), ($first_san && $second && $second ne $first_san) ? $second : ()) {
     if ($bin && $san && $opt{sanitize} && budget_left() > 0) {
         for my $tool (qw(memcheck racecheck)) {
             my @san = ('compute-sanitizer', '--tool', $tool, '--error-exitcode', '99');
@@ -509,6 +541,7 @@ for my $lab (@labs) {
                 push @{ $t{$v}{fails} }, "$tool at '$san': " . ($summary // why_failed($r1, 2 * $opt{'run-limit'}));
             }
         }
+    }
     }
 
     push @phase_t, time;
@@ -556,12 +589,18 @@ for my $lab (@labs) {
         # The reference refuses every graded case and the default size on this GPU (its shared
         # memory, say): nothing to check the variant against, no points to give or to lose.
         my $gradable = !$bin || $x->{owed} || !$x->{refused};
+        # a variant no case of several processes exercised, where the lab has such cases (lab 9's
+        # NCCL variants on a machine of one GPU): what it does across processes was never seen
+        my $across = !$bin || $x->{owed_np} || !$x->{refused_np};
         if (!$gradable) {
             ($correct, $max) = (1, 0);
             push @out, 'not gradable on this GPU: the reference refuses every case (' . said($x->{refused}) . ')';
+        } elsif (!$across && !@{ $x->{fails} }) {
+            ($correct, $max) = (1, 0);
+            push @out, 'not graded here: its cases of several processes were refused on this machine (' . said($x->{refused_np}) . ')';
         } elsif ($correct) {
             $pts = $CORRECT_PTS;
-            push @out, 'correct at ' . (@cases + 1) . ' cases' . ($san && $opt{sanitize} ? ', memcheck and racecheck clean' : '');
+            push @out, 'correct at ' . (@cases + 1) . ' cases' . ($first_san && $opt{sanitize} ? ', memcheck and racecheck clean' : '');
             if ($ts{$v} && $tr{$v} && !$contended) {
                 my ($t_s) = sort { $a <=> $b } @{ $ts{$v} };
                 my ($t_r) = sort { $a <=> $b } @{ $tr{$v} };
