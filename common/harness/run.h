@@ -62,6 +62,9 @@ struct references {
     // operating system, each on its own, so that no run's input follows from what a kernel saw
     // before it (--seed, or another timed run's input).
     uint64_t *seeds;
+    // The inputs of the checked timed run, made on the host when it comes (the same for every
+    // variant): its reference's, and what the inputs must still be after it.
+    float *chk_in[MAX_FIELDS];
 };
 
 struct result run_variant(const struct options *o, const struct device *dev, const struct variant *v,
