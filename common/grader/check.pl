@@ -14,7 +14,7 @@
 # - Correct: at every case of the lab's definition marked 'grade' and at the default size, with
 #   a fresh seed each, the output the student's program dumps matches the CPU reference of the
 #   pristine definition (build/compare-dump, the harness's rule); compute-sanitizer memcheck
-#   and racecheck find nothing at the lab's first sanitize case.
+#   and racecheck find nothing at the lab's first sanitize case and at a graded case chosen here.
 # - Fast: at the default size, student and reference runs alternate (ABAB) on this GPU; their
 #   copy roofs must agree within 10% (else the GPU was shared: performance not graded); the time
 #   the student's program reports must agree with the wall clock this grader measures (beyond
@@ -200,15 +200,16 @@ sub limit {
     return $left >= $want ? $want : $left > 1 ? $left : 1;
 }
 sub new_seed { return 1 + int(rand(2**31)) }
-# The points of a case's --size (one number: every dimension of the lab's default size that is
-# not 1); the default size's where it names none.
+# The work of a case: the points of its --size (one number: every dimension of the lab's default
+# size that is not 1; none: the default size) times its --steps.
 sub case_points {
     my ($args, $default) = @_;
     my $dims = grep { $_ > 1 } @$default;
     my ($size) = $args =~ /--size[= ](\S+)/;
-    return 1 * $default->[0] * $default->[1] * $default->[2] unless $size;
+    my ($steps) = $args =~ /--steps[= ](\d+)/;
+    return ($steps // 1) * $default->[0] * $default->[1] * $default->[2] unless $size;
     my @n = split /x/, $size;
-    my $p = 1;
+    my $p = $steps // 1;  # the work a run does: points x steps
     $p *= $_ for @n == 1 ? (($n[0]) x ($dims || 1)) : @n;
     return $p;
 }
@@ -219,6 +220,14 @@ sub case_points {
 # leaves one, which says grading did not finish.
 write_results('make check: started; grading did not finish');
 my $arch = $ENV{ARCH} // '';
+# What this tree's make builds here (the GPU's architecture, from nvidia-smi), passed to every
+# build: the scratch folders' builds run with a PATH too short to find nvidia-smi, and a student's
+# kernels must be built as the reference was.
+if ($arch eq '') {
+    my $o = `make -s --no-print-directory print-archs 2>/dev/null`;
+    ($arch) = $o =~ /^archs (.*\S)\s*$/m;
+    $arch //= '';
+}
 my @make = ('make', '-s', ($arch ? "ARCH=$arch" : ()));
 my @labs = labs();
 @labs = grep { my $l = $_; grep { $l =~ /^\Q$_\E(_|$)/ } split /,/, $opt{labs} } @labs if $opt{labs};
@@ -523,10 +532,19 @@ for my $lab (@labs) {
     my @small = grep { case_np($_) == 1 && case_points($_->{args}, $l->{size}) <= 4e6 } @cases;
     my $second = @small ? $small[ int rand @small ]{args} : undef;
     for my $san ($first_san // (), ($first_san && $second && $second ne $first_san) ? $second : ()) {
-    if ($bin && $san && $opt{sanitize} && budget_left() > 0) {
+    next unless $bin && $opt{sanitize};
+    # the variants the reference runs at this case: the others are not asked for (one that the
+    # student's program refuses where the reference does not is a failure below)
+    my $sl = listing([ $refprog->() ], shell_words($san)) // { refuses => {} };
+    my @at = grep { !$sl->{refuses}{$_} } @variants;
+    if (budget_left() <= 0) {  # unchecked is not clean
+        push @{ $t{$_}{fails} }, "not graded: the time budget ($opt{budget}s) ran out" for grep { !@{ $t{$_}{fails} } } @at;
+        next;
+    }
+    {
         for my $tool (qw(memcheck racecheck)) {
             my @san = ('compute-sanitizer', '--tool', $tool, '--error-exitcode', '99');
-            my @clean = grep { !@{ $t{$_}{fails} } } @variants;
+            my @clean = grep { !@{ $t{$_}{fails} } } @at;
             last unless @clean;
             my $r = run($work, limit(2 * $opt{'run-limit'}), @san, $bin, shell_words($san), (map { ('--variant', $_) } @clean), '--reps', '1', '--quiet');
             next if $r->{status} == 0 && $r->{out} =~ /(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)/;
@@ -536,7 +554,7 @@ for my $lab (@labs) {
                     next;
                 }
                 my $r1 = run($work, limit(2 * $opt{'run-limit'}), @san, $bin, shell_words($san), '--variant', $v, '--reps', '1', '--quiet');
-                next if $r1->{status} == 0 || $r1->{status} == 2;  # clean, or refused at this case
+                next if $r1->{status} == 0;  # clean
                 my ($summary) = $r1->{out} =~ /((?:ERROR|RACECHECK) SUMMARY: \d+ \w+)/;
                 push @{ $t{$v}{fails} }, "$tool at '$san': " . ($summary // why_failed($r1, 2 * $opt{'run-limit'}));
             }
@@ -548,7 +566,10 @@ for my $lab (@labs) {
     # Timing at the default size, student and reference alternating (ABAB), and correctness there.
     my (%ts, %tr, %gpts, @roofs);
     my ($contended, $scale) = (0, 1);
-    if ($bin && $ref && budget_left() > 0) {
+    if ($bin && $ref && budget_left() <= 0) {  # never timed nor checked at the default size: not clean
+        push @{ $t{$_}{fails} }, "not graded: the time budget ($opt{budget}s) ran out"
+            for grep { !$l->{refuses}{$_} && !@{ $t{$_}{fails} } } @variants;
+    } elsif ($bin && $ref) {
         my @todo = grep { !$l->{refuses}{$_} && !@{ $t{$_}{fails} } } @variants;
         $t{$_}{owed}++ for @todo;
         my $abab = @todo ? time_abab($lab, $l, $work, $bin, $ref, \@todo, \%t) : {ts => {}, tr => {}, gpts => {}, roofs => [], scale => 1};
@@ -588,7 +609,9 @@ for my $lab (@labs) {
         my ($pts, $max, @out) = (0, $CORRECT_PTS + $PERF_PTS);
         # The reference refuses every graded case and the default size on this GPU (its shared
         # memory, say): nothing to check the variant against, no points to give or to lose.
-        my $gradable = !$bin || $x->{owed} || !$x->{refused};
+        # not gradable: the reference refused every graded case and the default size, and nothing
+        # of the variant failed (a variant cut by the budget before any case is not this)
+        my $gradable = !$bin || $x->{owed} || !$x->{refused} || !$l->{refuses}{$v} || @{ $x->{fails} };
         # a variant no case of several processes exercised, where the lab has such cases (lab 9's
         # NCCL variants on a machine of one GPU): what it does across processes was never seen
         my $across = !$bin || $x->{owed_np} || !$x->{refused_np};
