@@ -31,7 +31,7 @@ endif
 # -gencode per entry; where no PTX is asked for, the newest SASS architecture's PTX as well, so
 # that a GPU newer than every entry still runs (through the driver's compiler).
 gencode_sass = -gencode arch=compute_$(1:sm_%=%),code=sm_$(1:sm_%=%)
-newest_sass = $(shell printf '%s\n' $(filter sm_%,$(ARCHS)) | sort -t_ -k2 -n | tail -n 1)
+newest_sass = $(shell printf '%s\n' $(filter sm_%,$(ARCHS)) | sort -t_ -k2 -n | tail -n 1 | sed 's/[a-z]*$$//')
 GENCODE := $(foreach a,$(filter sm_%,$(ARCHS)),$(call gencode_sass,$(a))) \
            $(foreach a,$(filter compute_%,$(ARCHS)),-gencode arch=$(a),code=$(a)) \
            $(if $(filter compute_%,$(ARCHS)),,-gencode arch=compute_$(newest_sass:sm_%=%),code=compute_$(newest_sass:sm_%=%))

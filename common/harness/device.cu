@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The harness's GPU side: opening the device, the copy-bandwidth roof, the cost of an empty
 // launch, the inputs of a run made on the GPU, and the spin that lines up a timed launch.
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,17 +44,21 @@ int device_open(struct device *dev)
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     struct gpu_limits lim;
     dev->emulated = emulated_limits(&lim);
-    if (lim.smem_per_block && lim.smem_per_block < dev->smem_per_block_optin)
-        dev->smem_per_block_optin = lim.smem_per_block;
+    dev->smem_emulated = lim.smem_per_block && lim.smem_per_block < dev->smem_per_block_optin;
+    if (dev->smem_emulated) dev->smem_per_block_optin = lim.smem_per_block;
     if (lim.memory && lim.memory < total_b) {
         // As on a GPU of lim.memory bytes, of which this GPU's use so far (the context) is taken:
         // one process holds the rest in an allocation it never frees, so that any allocation past
         // the smaller GPU's fails as it would there. Several processes share the numbers only.
         size_t used = total_b - free_b, free_small = lim.memory > used ? lim.memory - used : 0;
-        if (ranks_size() == 1 && free_b > free_small) {
-            void *ballast;
-            CUDA_CHECK(cudaMalloc(&ballast, free_b - free_small));
+        if (free_small == 0) {
+            fprintf(stderr, "%s: STENCIL_EMULATE's mem=%zu bytes is no more than this GPU already uses (%zu)\n",
+                    program_name(), lim.memory, used);
+            return 2;
         }
+        void *ballast;  // where it cannot be had whole, the limits are the numbers alone
+        if (ranks_size() == 1 && free_b > free_small && cudaMalloc(&ballast, free_b - free_small) != cudaSuccess)
+            (void)cudaGetLastError();
         total_b = lim.memory;
         free_b = free_b < free_small ? free_b : free_small;
     }
@@ -187,8 +192,9 @@ extern "C" void device_spin(double us)
     CUDA_CHECK(cudaGetLastError());
 }
 
-// The kernel nodes of a graph, child graphs included: the most shared memory one block asks for.
-static long graph_smem(cudaGraph_t g)
+// The kernel nodes of a graph, child graphs included: the most shared memory one block asks for,
+// and (kernels) how many there are.
+static long graph_smem(cudaGraph_t g, int *kernels)
 {
     size_t n = 0;
     CUDA_CHECK(cudaGraphGetNodes(g, NULL, &n));
@@ -200,6 +206,7 @@ static long graph_smem(cudaGraph_t g)
         CUDA_CHECK(cudaGraphNodeGetType(nodes[i], &type));
         long here = 0;
         if (type == cudaGraphNodeTypeKernel) {
+            ++*kernels;
             struct cudaKernelNodeParams kp;
             struct cudaFuncAttributes fa;
             CUDA_CHECK(cudaGraphKernelNodeGetParams(nodes[i], &kp));
@@ -208,7 +215,7 @@ static long graph_smem(cudaGraph_t g)
         } else if (type == cudaGraphNodeTypeGraph) {
             cudaGraph_t child;
             CUDA_CHECK(cudaGraphChildGraphNodeGetGraph(nodes[i], &child));
-            here = graph_smem(child);
+            here = graph_smem(child, kernels);
         }
         if (here > most) most = here;
     }
@@ -216,20 +223,42 @@ static long graph_smem(cudaGraph_t g)
     return most;
 }
 
+// A call that fails inside the captured launch (a launcher that synchronises, which capture does
+// not allow) comes back here through capture_escape, instead of ending the program.
+static jmp_buf capture_jmp;
+static volatile int capturing;
+
+extern "C" void capture_escape(void)
+{
+    if (capturing) {
+        capturing = 0;
+        longjmp(capture_jmp, 1);
+    }
+}
+
 extern "C" long launch_smem(launch_fn *launch, const struct problem *p, const struct context *ctx)
 {
-    struct context c = *ctx;
+    static struct context c;  // static: they outlive a longjmp unchanged
+    static cudaGraph_t g;
+    c = *ctx;
+    g = NULL;
     CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
-    cudaGraph_t g = NULL;
     long smem = -1;
+    int kernels = 0;
     // Relaxed: a launcher may ask the occupancy calculator or set attributes meanwhile.
     if (cudaStreamBeginCapture(c.stream, cudaStreamCaptureModeRelaxed) == cudaSuccess) {
-        launch(p, &c);
-        cudaError_t e = cudaStreamEndCapture(c.stream, &g);
-        if (e == cudaSuccess && g) smem = graph_smem(g);
+        if (setjmp(capture_jmp) == 0) {
+            capturing = 1;
+            launch(p, &c);
+            capturing = 0;
+            if (cudaStreamEndCapture(c.stream, &g) == cudaSuccess && g) smem = graph_smem(g, &kernels);
+        } else {
+            (void)cudaStreamEndCapture(c.stream, &g);
+        }
     }
     if (g) CUDA_CHECK(cudaGraphDestroy(g));
     (void)cudaGetLastError();  // a launch that could not be captured leaves its error here
     CUDA_CHECK(cudaStreamDestroy(c.stream));
-    return smem;
+    // no kernel in the graph: the launch used another stream (the legacy one, say), unseen
+    return kernels > 0 ? smem : -1;
 }

@@ -76,12 +76,14 @@ struct device {
     int code_arch, code_sass;
     size_t smem_per_block_optin, free_bytes, total_bytes;  // STENCIL_EMULATE's where it is smaller
     int emulated;   // STENCIL_EMULATE is set
+    int smem_emulated;  // and it limits the shared memory a block below this GPU's
 };
 int device_open(struct device *dev);          // 0, or 2 with one line when there is no GPU
 // The most shared memory a block of the kernels that `launch` starts asks for (static and
 // dynamic), found by capturing one launch into a CUDA graph, which never runs; -1 where the
 // launch cannot be captured (it synchronises, or uses another stream).
 long launch_smem(launch_fn *launch, const struct problem *p, const struct context *ctx);
+void capture_escape(void);  // lab_call_failed's first step: out of launch_smem's capture, if in it
 double measure_copy_gbps(size_t free_bytes);  // device-to-device copy, read + write
 // Median event-timed launch of an empty kernel: one launch per event pair, or (back_to_back)
 // B2B_BATCH launches between two events, divided by B2B_BATCH.

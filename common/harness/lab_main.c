@@ -23,6 +23,7 @@ void lab_cuda_failed(const char *file, int line, const char *call, cudaError_t e
 
 void lab_call_failed(const char *file, int line, const char *call, const char *why)
 {
+    capture_escape();  // a call that failed because launch_smem captures the launch: not fatal
     fprintf(stderr, "%s: %s:%d: %s failed: %s\n", program_name(), file, line, call, why);
     fatal_exit(1);
 }
@@ -276,10 +277,15 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
                                 : top < 1e-6 ? " | nothing to check: the mode vanishes on this grid"
                                 : mx <= atol * top ? " | within the tolerance"
                                 : " | analytic check FAILED: more than the tolerance";
-            if (lab->analytic_check && top >= 1e-6 && !(mx <= atol * top)) {  // the variant fails, its CSV row too
+            if (lab->analytic_check && top >= 1e-6 && !(mx <= atol * top)) {  // the variant fails: its row, its dump
                 all_pass = 0;
                 res[i].pass = 0;
                 snprintf(res[i].note, sizeof res[i].note, "analytic check: max error %.2e, more than %.2e", mx, atol * top);
+                if (o.dump && first) {
+                    char name[4000];
+                    snprintf(name, sizeof name, o.dump, v->name);
+                    remove(name);
+                }
             }
             if (!o.quiet)
                 printf("%-20s | RMS error %.3e | MAX error %.3e | %.2f x the empty kernel%s\n", v->name, rms, mx,

@@ -101,10 +101,23 @@ double problem_host_bytes(const struct lab *lab, const struct problem *p, int re
     return pts * (8.0 * n_in + (lab->input ? 4 : 0) + 16 + 4 + own);
 }
 
+// The host's memory, or less where the process's control group limits it (a container: a
+// Gradescope runner, a Slurm job): cgroup v2's memory.max, else v1's limit_in_bytes.
 double host_memory_bytes(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+    double bytes = pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+    static const char *const limits[] = {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"};
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(limits[i], "r");
+        double v;
+        if (!f) continue;
+        int got = fscanf(f, "%lf", &v);  // "max" (no limit) reads nothing
+        fclose(f);
+        if (got == 1 && v > 0 && (bytes <= 0 || v < bytes)) bytes = v;
+        break;
+    }
+    return bytes;
 }
 
 // The share of a machine's memory a default problem may take, less the CUDA context's on a GPU:

@@ -56,6 +56,7 @@ void print_row(const struct options *o, const struct variant *v, const struct re
     }
     char result[300], smem[64] = "";
     if (r->smem >= 0 && r->pass) snprintf(smem, sizeof smem, " (%.1f KB of shared memory a block)", r->smem / 1024.0);
+    if (r->smem == -2 && r->pass) snprintf(smem, sizeof smem, " (shared memory not checked: the launch could not be captured)");
     snprintf(result, sizeof result, "%s%s%s%s", r->pass ? "PASS" : "FAIL", r->note[0] ? ": " : "", r->note, smem);
     printf(ROW_FMT, v->name, size, med, gpts, gbps, pct, bound, red, err, result);
     fflush(stdout);

@@ -170,8 +170,9 @@ struct result run_variant(const struct options *o, const struct device *dev, con
     // 0. On an emulated smaller GPU, what a launch on that GPU would refuse: a block that asks for
     // more shared memory than it has (found in a captured launch, which never runs). Lab 9's
     // launches exchange planes between processes and are not captured.
-    if (dev->emulated && !p->ghost) {
+    if (dev->smem_emulated && !p->ghost) {
         r.smem = launch_smem(v->launch, p, &F->ctx);
+        if (r.smem < 0) r.smem = -2;  // asked for, and not known: the row says so
         if (r.smem > (long)dev->smem_per_block_optin) {
             snprintf(r.note, sizeof r.note, "a block asks for %.1f KB of shared memory; this GPU (STENCIL_EMULATE) "
                      "allows %.1f KB", r.smem / 1024.0, dev->smem_per_block_optin / 1024.0);

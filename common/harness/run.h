@@ -48,7 +48,7 @@ void prepare_run(const struct fields *F, const struct problem *p, uint64_t seed)
 struct result {
     double median_ms, min_ms, rel_err, red_r, red_w;
     int pass, cuda_error;
-    long smem;  // shared memory a block, where STENCIL_EMULATE asked for it to be checked (else -1)
+    long smem;  // shared memory a block, where STENCIL_EMULATE limits it (-1: not asked; -2: not captured)
     char note[200];
 };
 
