@@ -26,26 +26,23 @@ __device__ __forceinline__ void mbar_arrive(unsigned long long *bar)
 // Wait (acquire) until the phase of the given parity has completed.
 __device__ __forceinline__ void mbar_wait(unsigned long long *bar, unsigned parity)
 {
+#if __CUDA_ARCH__ >= 800
+    // sm_90 and later: try_wait suspends the thread in hardware for a while before it answers;
+    // sm_80 to sm_89 have only test_wait, which answers at once, and the thread polls
 #if __CUDA_ARCH__ >= 900
-    // try_wait suspends the thread in hardware for a while before it answers (sm_90 and later)
+#define MBAR_WAIT "try_wait"
+#else
+#define MBAR_WAIT "test_wait"
+#endif
     unsigned a = (unsigned)__cvta_generic_to_shared(bar), done;
     do
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
+        asm volatile("{ .reg .pred p; mbarrier." MBAR_WAIT ".parity.shared::cta.b64 p, [%1], %2;"
                      " selp.u32 %0, 1, 0, p; }"
                      : "=r"(done)
                      : "r"(a), "r"(parity)
                      : "memory");
     while (!done);
-#elif __CUDA_ARCH__ >= 800
-    // sm_80 to sm_89 have only test_wait, which answers at once: the thread polls
-    unsigned a = (unsigned)__cvta_generic_to_shared(bar), done;
-    do
-        asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared::cta.b64 p, [%1], %2;"
-                     " selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(a), "r"(parity)
-                     : "memory");
-    while (!done);
+#undef MBAR_WAIT
 #else
     __syncthreads();
 #endif
