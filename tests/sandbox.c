@@ -13,6 +13,7 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +21,16 @@
 #include "tap.h"
 
 static void *thread_main(void *arg) { return arg; }
+static int go[2];  // the early thread waits on it: started before the filter, it forks after
+static void *fork_in_thread(void *arg)
+{
+    (void)arg;
+    char c;
+    if (read(go[0], &c, 1) != 1) return NULL;
+    pid_t p = fork();
+    if (p == 0) _exit(0);
+    return (void *)(long)(p < 0 && errno == EPERM);
+}
 static volatile sig_atomic_t got;
 static void on_signal(int s) { got = s; }
 
@@ -31,6 +42,8 @@ int main(int argc, char **argv)
     setenv("STENCIL_SANDBOX", "0", 1);
     sandbox_if_asked();
     ok(system("exit 3") == 3 << 8, "without the sandbox (STENCIL_SANDBOX=0) system() runs a shell");
+    pthread_t early;
+    if (pipe(go) || pthread_create(&early, NULL, fork_in_thread, NULL)) return 1;
     setenv("STENCIL_SANDBOX", "1", 1);
     sandbox_if_asked();
     int s = system("exit 3");
@@ -66,6 +79,40 @@ int main(int argc, char **argv)
     char path[] = "/tmp/sandbox-test-XXXXXX";
     int fd = mkstemp(path);
     ok(fd >= 0 && write(fd, "x", 1) == 1 && close(fd) == 0 && unlink(path) == 0, "files can be written and removed");
+    // A thread started before the filter took it too (TSYNC: the CUDA runtime's threads).
+    ok(write(go[1], "g", 1) == 1 && pthread_join(early, &r) == 0 && r == (void *)1,
+       "fork fails in a thread started before the filter too");
+
+    // Files (Landlock): write only beneath the scratch folder, read only beneath it and the
+    // read list; nothing else, not the folder beside it, however it is named.
+    char scratch[] = "/tmp/sandbox-scratch-XXXXXX", beside[] = "/tmp/sandbox-beside-XXXXXX";
+    if (!mkdtemp(scratch) || !mkdtemp(beside)) return done_testing();
+    char inside[4200], outside[4200], link_in[4200];
+    snprintf(inside, sizeof inside, "%s/f", scratch);
+    snprintf(outside, sizeof outside, "%s/g", beside);
+    snprintf(link_in, sizeof link_in, "%s/link", scratch);
+    FILE *f = fopen(outside, "w");
+    if (f) fputs("secret", f), fclose(f);
+    if (symlink(outside, link_in)) link_in[0] = 0;
+    setenv("STENCIL_SANDBOX_WRITE", scratch, 1);
+    setenv("STENCIL_SANDBOX_READ", "/usr:/lib:/lib64:/etc", 1);
+    if (sandbox_files(getenv("STENCIL_SANDBOX_READ"), scratch)) {
+        ok(errno == ENOSYS || errno == EOPNOTSUPP, "# SKIP no Landlock in this kernel (%s)", strerror(errno));
+        return done_testing();
+    }
+    f = fopen(inside, "w");
+    ok(f && fputs("x", f) >= 0 && fclose(f) == 0, "in the sandbox a file is written in the scratch folder");
+    ok(unlink(inside) == 0, "and removed there");
+    errno = 0;
+    ok(!fopen(outside, "w") && errno == EACCES, "a file in the folder beside it is not written (EACCES)");
+    ok(!fopen(outside, "r") && errno == EACCES, "nor read");
+    ok(mkdir("/tmp/sandbox-made", 0700) < 0 && errno == EACCES, "no folder is made outside it");
+    ok(rename(beside, "/tmp/sandbox-moved") < 0, "nothing outside it is renamed");
+    ok(!link_in[0] || (!fopen(link_in, "r") && errno == EACCES), "a link from inside to outside does not read it");
+    f = fopen("/etc/passwd", "r");
+    ok(f != NULL, "a file beneath the read list is read");
+    if (f) fclose(f);
+    ok(!fopen("/etc/sandbox-test", "w") && (errno == EACCES || errno == EROFS), "but not written");
 #else
     ok(1, "# SKIP the sandbox is for Linux on x86-64");
 #endif

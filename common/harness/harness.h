@@ -52,6 +52,10 @@ void problem_tolerance(const struct lab *lab, const struct problem *p, double *l
 // refuses new programs, new processes and signals to others, before any kernels-file code runs.
 int sandbox_enter(void);
 void sandbox_if_asked(void);
+// Landlock: reading only beneath read_dirs and write_dirs, writing only beneath write_dirs
+// (colon-separated lists); and the harness's call of it, from STENCIL_SANDBOX_READ/_WRITE.
+int sandbox_files(const char *read_dirs, const char *write_dirs);
+void sandbox_files_if_asked(void);
 // Sets p->source and p->source_at from the definition's source hook (none: NULL).
 void problem_source(const struct lab *lab, struct problem *p);
 // Sets p's slab (this process's planes), ghost planes, ranks and gpus (lab.h).

@@ -145,6 +145,7 @@ static void secret_seeds(uint64_t *s, int n)
 static int run_lab(const struct lab *lab, int argc, char **argv)
 {
     set_program_name(argv[0]);
+    sandbox_files_if_asked();  // before the CUDA runtime starts threads (Landlock binds this one and its children)
     const int first = ranks_rank() == 0, ranks = ranks_size();
     if (lab->n_fields > MAX_FIELDS || lab->n_params > MAX_PARAMS || lab->dims > MAX_DIMS ||
         (lab->ghost && (!lab->input || lab->row_align))) {
