@@ -36,7 +36,7 @@ GENCODE := $(foreach a,$(filter sm_%,$(ARCHS)),$(call gencode_sass,$(a))) \
            $(foreach a,$(filter compute_%,$(ARCHS)),-gencode arch=$(a),code=$(a)) \
            $(if $(filter compute_%,$(ARCHS)),,-gencode arch=compute_$(newest_sass:sm_%=%),code=compute_$(newest_sass:sm_%=%))
 
-CFLAGS := -std=c11 -O2 -g -Wall -Wextra -fopenmp -Icommon/harness -Icommon/stencils -Icommon/device -I$(CUDA_HOME)/include -MMD -MP
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -fopenmp -ffunction-sections -fdata-sections -Icommon/harness -Icommon/stencils -Icommon/device -I$(CUDA_HOME)/include -MMD -MP
 NVFLAGS_BASE := -std=c++20 -O3 -lineinfo -Icommon/harness -Icommon/stencils -Icommon/device -Xcompiler -Wall,-fopenmp -MMD -MP
 NVFLAGS := $(NVFLAGS_BASE) $(GENCODE)
 LDFLAGS_CUDA := -Xcompiler -fopenmp -lm
@@ -68,7 +68,7 @@ SOL_BINS := $(foreach n,$(LAB_NAMES),$(if $(wildcard solutions/$(n)/kernels.cu),
 # which does what), main, and the GPU side (device.cu).
 UNIT_OBJS := $(patsubst %,build/common/harness/%.o,check options reference csv program sandbox ranks limits) \
              $(patsubst %,build/common/stencils/%.o,star wave)
-COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/harness/%.o,fields run report convergence profile lab_main main device) \
+COMMON_OBJS := $(UNIT_OBJS) $(patsubst %,build/common/harness/%.o,fields run report convergence profile serve lab_main main device) \
                build/version.o
 
 # ---- programs: ./labN from labs/, ./solN with the solution's kernels ----
@@ -79,6 +79,13 @@ $(1): build/labs/$(2)/lab.o build/$(3)/kernels.o $$(or $$(COMMON_OBJS_$(2)),$$(C
 endef
 $(foreach n,$(LAB_NAMES),$(eval $(call program,$(call lab_id,$(n)),$(n),labs/$(n))))
 $(foreach n,$(LAB_NAMES),$(eval $(call program,$(call sol_id,$(n)),$(n),solutions/$(n))))
+# The solutions as make check builds a student's program (GRADING=1): build/grading/solN, which
+# tests/17-serve.t searches for the CPU reference.
+define grading_program
+build/grading/$(1): build/grading/labs/$(2)/lab.o build/solutions/$(2)/kernels.o $$(or $$(COMMON_OBJS_$(2)),$$(COMMON_OBJS)) | need-nvcc
+	$$(NVCC) $$(GENCODE) -o $$@ $$^ $$(LDFLAGS_CUDA) -Xlinker --gc-sections $$(LDLIBS_$(2))
+endef
+$(foreach n,$(LAB_NAMES),$(if $(wildcard solutions/$(n)/kernels.cu),$(eval $(call grading_program,$(call sol_id,$(n)),$(n)))))
 
 # Build a lab with another kernels file (the tests plant bugs in copies):
 #   make program LAB=lab5_register_tiling KERNELS=dir/kernels.cu OUT=file
@@ -108,6 +115,16 @@ build/gencode.txt build/archs/gencode.txt: FORCE
 build/%.o: %.c | need-nvcc
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+# make check's build of a student's program (GRADING=1, with build/grading/labs/NAME/lab.o as the
+# lab's object): the definition without its CPU reference (definition.h, LAB_REFERENCE), and the
+# link drops whatever only the reference called.
+build/grading/%.o: %.c | need-nvcc
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -DSTENCIL_GRADING -c $< -o $@
+ifdef GRADING
+LDFLAGS_CUDA += -Xlinker --gc-sections
+endif
 
 # The commit the binaries were built from; rewritten only when it changes. The temporary file is
 # the shell's own, so that several makes at once (make program ... &) do not take each other's.
@@ -163,7 +180,7 @@ archs: $(ARCHS_OBJS)           ## compile every kernels file for every architect
 labs: $(LAB_BINS)              ## build the student labs (./labN)
 solutions: $(SOL_BINS)         ## build the reference solutions (./solN)
 
-test: all build/tests/unit build/tests/sandbox build/tests/fake5 build/tests/fake8 $(if $(HAVE_MPI),build/tests/ranks build/tests/fake9)  ## the project's own tests (TAP, run by prove)
+test: all $(patsubst %,build/grading/%,$(SOL_BINS)) build/tests/unit build/tests/sandbox build/tests/fake5 build/tests/fake8 $(if $(HAVE_MPI),build/tests/ranks build/tests/fake9)  ## the project's own tests (TAP, run by prove)
 	prove --exec '' tests/*.t
 
 # The edit loop's tier: unit and command-line tests, skeletons, tables, the grader's start and a

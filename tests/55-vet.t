@@ -24,7 +24,7 @@ my $NVCC = $ENV{NVCC} // 'nvcc';
 plan skip_all => "$NVCC not found: the kernels files cannot be compiled" unless system("command -v '$NVCC' >/dev/null 2>&1") == 0;
 
 my @labs = labs();
-my @HARNESS = ((map { "build/common/harness/$_.o" } qw(check options reference csv program sandbox ranks limits fields run report convergence profile lab_main main device)),
+my @HARNESS = ((map { "build/common/harness/$_.o" } qw(check options reference csv program sandbox ranks limits fields run report convergence profile serve lab_main main device)),
                map { "build/common/stencils/$_.o" } qw(star wave));
 my @missing = grep { !-f } @HARNESS, (map { ("build/labs/$_/lab.o", ref_bin($_)) } @labs);
 if (@missing) {

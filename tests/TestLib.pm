@@ -27,7 +27,9 @@ sub tmpdir { return tempdir(DIR => $TMP) }
 # every command runs under timeout where the machine has it.
 my $HAS_TIMEOUT = system('command -v timeout >/dev/null 2>&1') == 0;
 
-# run(cmd...) -> { status, out, err } ; cmd is a list, or one string for the shell.
+# run(cmd...) -> { status, out, err } ; cmd is a list, or one string for the shell. It reads
+# $TestLib::STDIN (a file; default /dev/null).
+our $STDIN;
 sub run {
     my @cmd = @_;
     my $line = @cmd == 1 ? $cmd[0] : join ' ', map { my $w = $_; $w =~ s/'/'\\''/g; "'$w'" } @cmd;
@@ -35,7 +37,7 @@ sub run {
         (my $q = $line) =~ s/'/'\\''/g;
         $line = "timeout -k 10 600 sh -c '$q'";
     }
-    my $rc = system("$line </dev/null >$TMP/out 2>$TMP/err");
+    my $rc = system("$line <" . ($STDIN // '/dev/null') . " >$TMP/out 2>$TMP/err");
     my $slurp = sub { open my $f, '<', $_[0] or return ''; local $/; my $s = <$f>; $s // '' };
     return { status => $rc == -1 ? 127 : ($rc & 127) ? 128 + ($rc & 127) : $rc >> 8,
              out => $slurp->("$TMP/out"), err => $slurp->("$TMP/err") };

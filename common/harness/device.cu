@@ -176,6 +176,24 @@ extern "C" void device_fill_seeded(float *a, size_t nx, size_t pitch, size_t ny,
     CUDA_CHECK(cudaGetLastError());
 }
 
+__global__ void harness_digest(const float *a, size_t nx, size_t pitch, size_t count, uint64_t first,
+                               unsigned long long *sum)
+{
+    uint64_t s = 0;
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += stride)
+        s += digest_term(first + i, __float_as_uint(a[nx == pitch ? i : i / nx * pitch + i % nx]));
+    for (int d = 16; d > 0; d /= 2) s += __shfl_down_sync(0xffffffffu, s, d);
+    if (threadIdx.x % 32 == 0) atomicAdd(sum, (unsigned long long)s);
+}
+
+extern "C" void device_digest(const float *a, size_t nx, size_t pitch, size_t rows, uint64_t first,
+                              unsigned long long *sum)
+{
+    harness_digest<<<fill_blocks(), 256>>>(a, nx, pitch, nx * rows, first, sum);
+    CUDA_CHECK(cudaGetLastError());
+}
+
 // One thread spins on the global timer: the host meanwhile queues the timed launch behind it,
 // so the launch starts the moment the spin ends and the event pair times the GPU alone.
 __global__ void harness_spin(unsigned long long ns)

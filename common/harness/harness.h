@@ -36,6 +36,7 @@ struct options {
     int self_test;    // --self-test: the definition's host-only checks (TAP)
     int back_to_back; // --timing b2b: BATCH launches between two events per sample (not one)
     int sized;        // --size was given (else the lab's default, which may be scaled to fit)
+    int serve;        // --serve: make check's requests on stdin (common/harness/serve.c)
 };
 
 // Returns 0 to run, 1 when --help was printed, 2 on a bad command line (message in err).
@@ -103,6 +104,9 @@ void device_fill_random(float *a, size_t nx, size_t pitch, size_t rows, uint64_t
 void device_fill_seeded(float *a, size_t nx, size_t pitch, size_t ny, size_t first, size_t planes, const double *scale,
                         double offset, double slope, uint64_t seed);
 void device_spin(double us);
+// Adds to *sum (device memory) the digest terms (reference.h) of the rows x nx points of a, rows
+// pitch apart, numbered from `first`.
+void device_digest(const float *a, size_t nx, size_t pitch, size_t rows, uint64_t first, unsigned long long *sum);
 
 // ---- what the machine can hold (common/harness/limits.c) ----
 // STENCIL_EMULATE="smem=64K,mem=4G": the harness behaves as on a GPU with at most that much

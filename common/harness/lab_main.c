@@ -95,6 +95,7 @@ static void print_list(struct options *o, int gpus)
     for (int c = 0; c < lab->n_cases; c++) printf("case %s : %s\n", lab->cases[c].kinds, lab->cases[c].args);
     printf("tolerance %.17g %.17g %.17g\n", l2, atol, rtol);
     printf("size %zu %zu %zu\n", o->prob.n[0], o->prob.n[1], o->prob.n[2]);
+    printf("steps %d\n", o->prob.steps);  // 0: a lab without --steps
     // what the problem needs: GPU memory (the fields, this process's slab), host memory (a run's,
     // and --dump-reference's), in bytes
     printf("memory %.0f %.0f %.0f\n", problem_gpu_bytes(lab, &o->prob), problem_host_bytes(lab, &o->prob, 0),
@@ -187,6 +188,13 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
         if (first) print_list(&o, gpus);
         return 0;
     }
+    // make check's build of a student's program (STENCIL_GRADING) holds no CPU reference: it
+    // answers the grader's requests and nothing else
+    if (!lab->reference && !o.serve) {
+        if (first) fprintf(stderr, "%s: this program was built for make check, without the CPU reference: it runs --serve and --list only\n", program_name());
+        return 2;
+    }
+    if (o.serve) return run_serve(&o);
     if (o.self_test) {
         if (lab->self_test) return lab->self_test();
         printf("1..0 # SKIP lab %d has no host-side checks of its own\n", lab->number);

@@ -136,6 +136,8 @@ void print_help(const struct lab *lab, FILE *f)
                    "                     as the grid is refined (--csv then writes that table)\n");
     fprintf(f, "  --list             variants, cases, tolerance and CSV columns, one per line\n");
     fprintf(f, "  --self-test        check the CPU reference on the host (TAP; no GPU)\n");
+    fprintf(f, "  --serve            how make check runs the program: requests on stdin, answers on\n"
+               "                     stdout, nothing checked or timed here (the course guide, \"Grading\")\n");
     fprintf(f, "  --help             this text\n\nvariants:\n");
     for (int v = 0; v < lab->n_variants; v++)
         fprintf(f, "  %-18s %s\n", lab->variants[v].name, lab->variants[v].about);
@@ -196,6 +198,7 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
             {"--list", offsetof(struct options, list)},
             {"--self-test", offsetof(struct options, self_test)},
             {"--convergence", offsetof(struct options, convergence)},
+            {"--serve", offsetof(struct options, serve)},
         };
         int flag = -1;
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)

@@ -72,6 +72,13 @@ double ranks_max(double v)
     return m;
 }
 
+uint64_t ranks_sum_u64(uint64_t v)
+{
+    uint64_t s;
+    MPI_Allreduce(&v, &s, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    return s;
+}
+
 int ranks_all(int ok)
 {
     int v = ok != 0, all;
@@ -167,6 +174,7 @@ int ranks_size(void) { return 1; }
 int ranks_local(void) { return 0; }
 void ranks_barrier(void) {}
 double ranks_max(double v) { return v; }
+uint64_t ranks_sum_u64(uint64_t v) { return v; }
 int ranks_all(int ok) { return ok != 0; }
 void ranks_bcast(void *data, size_t bytes) { (void)data, (void)bytes; }
 int ranks_distinct(const void *key, size_t bytes) { (void)key, (void)bytes; return 1; }

@@ -6,6 +6,7 @@
 #define RANKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,6 +20,7 @@ int ranks_size(void);
 int ranks_local(void);                     // this process among those on its host (picks the GPU)
 void ranks_barrier(void);
 double ranks_max(double v);                // the largest v over the ranks, on every rank
+uint64_t ranks_sum_u64(uint64_t v);      // the sum over the ranks (mod 2^64), on every rank
 int ranks_all(int ok);                     // 1 when ok is true on every rank, on every rank
 void ranks_bcast(void *data, size_t bytes);  // rank 0's bytes to every rank
 int ranks_distinct(const void *key, size_t bytes);  // how many different keys the ranks hold

@@ -28,6 +28,12 @@ HOST_DEVICE static inline uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
+// A grid's digest (make check's --serve): the sum, mod 2^64, of one hash per point of its
+// number in the whole grid (x fastest, no padding) and the bits of its value. A sum, so that the
+// GPU's blocks and lab 9's processes add their parts in any order; one hash a point, so that
+// matching a digest takes every value of the grid, bit for bit.
+HOST_DEVICE static inline uint64_t digest_term(uint64_t i, uint32_t bits) { return mix64(mix64(i) ^ bits); }
+
 // Uniform in [-1, 1), 24 random bits: element i of the array seeded `seed`. The GPU fills
 // inputs with the same function (common/harness/device.cu), so a run's input can be made on either.
 HOST_DEVICE static inline float random_value(uint64_t seed, uint64_t i)

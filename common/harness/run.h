@@ -102,6 +102,9 @@ void analytic_error(const struct lab *lab, const struct variant *v, const struct
                     float *const *h_in, double *exact, float *h_out, double *max_err, double *rms_err, int converging);
 int run_convergence(struct options *o);  // --convergence
 
+// ---- --serve (serve.c) ----
+int run_serve(struct options *o);
+
 // ---- --profile (profile.c) ----
 int run_profile(struct options *o, const char *self);
 

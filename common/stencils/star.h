@@ -28,6 +28,6 @@ int star_order_ok(int order);
 // kernels' set-up (setup_kernels puts the weights in constant memory).
 #define STAR_LAB_FIELDS                                                                        \
     ONE_IN_ONE_OUT, .bytes_per_point = 8, .l2_tol = 1e-5, .atol = 1e-5, .rtol = 1e-5,          \
-        .reference = star_reference, .guard = star_guard, .setup = setup_kernels
+        .reference = LAB_REFERENCE(star_reference), .guard = star_guard, .setup = setup_kernels
 
 #endif

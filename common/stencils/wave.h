@@ -76,7 +76,7 @@ void *wave_xalloc(size_t bytes);  // malloc, or exit 2 with one line
                                      {"u_out", FIELD_OUT}, {"work", FIELD_SCRATCH}},                            \
     .n_fields = 5, .bytes_per_point = 16, .tolerance = wave_tolerance, .input = wave_input,                     \
     .input_rule = wave_input_rule,                                                                              \
-    .reference = wave_reference, .reference_bytes_per_point = 16 /* wave_steps: two double fields */
+    .reference = LAB_REFERENCE(wave_reference), .reference_bytes_per_point = 16 /* wave_steps: two double fields */
 #endif
 
 #endif

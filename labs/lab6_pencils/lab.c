@@ -136,7 +136,7 @@ const struct lab LAB = {
     .l2_tol = 1e-5,
     .atol = 1e-5,
     .rtol = 1e-5,
-    .reference = reference,
+    .reference = LAB_REFERENCE(reference),
     .smooth = smooth,
     .conv_n = CONV_N,
     .n_conv = COUNT(CONV_N),
@@ -146,5 +146,5 @@ const struct lab LAB = {
     .n_variants = COUNT(VARIANTS),
     .cases = CASES,
     .n_cases = COUNT(CASES),
-    .self_test = self_test,
+    .self_test = LAB_REFERENCE(self_test),
 };

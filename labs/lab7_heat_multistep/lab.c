@@ -290,7 +290,7 @@ const struct lab LAB = {
     .tolerance = tolerance,
     .input = input,
     .input_rule = input_rule,
-    .reference = reference,
+    .reference = LAB_REFERENCE(reference),
     .reference_bytes_per_point = 8,  // heat_steps' second array
     .smooth = smooth,
     .analytic_check = 1,
@@ -298,5 +298,5 @@ const struct lab LAB = {
     .n_variants = COUNT(VARIANTS),
     .cases = CASES,
     .n_cases = COUNT(CASES),
-    .self_test = self_test,
+    .self_test = LAB_REFERENCE(self_test),
 };

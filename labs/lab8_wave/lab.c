@@ -294,5 +294,5 @@ const struct lab LAB = {
     .n_variants = COUNT(VARIANTS),
     .cases = CASES,
     .n_cases = COUNT(CASES),
-    .self_test = self_test,
+    .self_test = LAB_REFERENCE(self_test),
 };
