@@ -94,9 +94,11 @@ int main(int argc, char **argv)
     FILE *f = fopen(outside, "w");
     if (f) fputs("secret", f), fclose(f);
     if (symlink(outside, link_in)) link_in[0] = 0;
-    setenv("STENCIL_SANDBOX_WRITE", scratch, 1);
-    setenv("STENCIL_SANDBOX_READ", "/usr:/lib:/lib64:/etc", 1);
-    if (sandbox_files(getenv("STENCIL_SANDBOX_READ"), scratch)) {
+    char writes[4200];
+    snprintf(writes, sizeof writes, "%s:/proc/self", scratch);  // /proc/self: the CUDA runtime names its threads there
+    setenv("STENCIL_SANDBOX_WRITE", writes, 1);
+    setenv("STENCIL_SANDBOX_READ", "/usr:/lib:/lib64:/etc:/proc/cpuinfo", 1);  // a file among the folders
+    if (sandbox_files(getenv("STENCIL_SANDBOX_READ"), writes)) {
         ok(errno == ENOSYS || errno == EOPNOTSUPP, "# SKIP no Landlock in this kernel (%s)", strerror(errno));
         return done_testing();
     }
@@ -113,6 +115,17 @@ int main(int argc, char **argv)
     ok(f != NULL, "a file beneath the read list is read");
     if (f) fclose(f);
     ok(!fopen("/etc/sandbox-test", "w") && (errno == EACCES || errno == EROFS), "but not written");
+    char other[64];
+    snprintf(other, sizeof other, "/proc/%d/environ", (int)getppid());
+    ok(!fopen(other, "r") && errno == EACCES, "another process's /proc files are not read (%s)", other);
+    snprintf(other, sizeof other, "/proc/%d/mem", (int)getppid());
+    ok(!fopen(other, "r+") && errno == EACCES, "nor its memory written (%s)", other);
+    f = fopen("/proc/self/status", "r");
+    ok(f != NULL, "its own /proc files are read");
+    if (f) fclose(f);
+    f = fopen("/proc/cpuinfo", "r");
+    ok(f != NULL, "a file named in the read list is read");
+    if (f) fclose(f);
 #else
     ok(1, "# SKIP the sandbox is for Linux on x86-64");
 #endif

@@ -32,6 +32,7 @@
 #include <linux/landlock.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #define ARG0_LOW (offsetof(struct seccomp_data, args))  // low 32 bits of the first argument
@@ -105,8 +106,18 @@ static __u64 landlock_rights(int abi)
     return r;
 }
 
-// Every folder of a colon-separated list, with `rights` beneath it (a folder that is not there
-// is skipped). Returns 0, or -1 with errno.
+// The rights that apply to a file (not a folder): a rule for a file takes no others.
+static const __u64 FILE_RIGHTS = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE
+#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
+                                 | LANDLOCK_ACCESS_FS_TRUNCATE
+#endif
+#ifdef LANDLOCK_ACCESS_FS_IOCTL_DEV
+                                 | LANDLOCK_ACCESS_FS_IOCTL_DEV
+#endif
+    ;
+
+// Every folder (or file) of a colon-separated list, with `rights` beneath it (one that is not
+// there is skipped). Returns 0, or -1 with errno.
 static int landlock_allow(int ruleset, const char *list, __u64 rights)
 {
     char buf[4096];
@@ -115,7 +126,10 @@ static int landlock_allow(int ruleset, const char *list, __u64 rights)
     for (char *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
         int fd = open(dir, O_PATH | O_CLOEXEC);
         if (fd < 0) continue;
-        struct landlock_path_beneath_attr pb = {.allowed_access = rights, .parent_fd = fd};
+        struct stat st;
+        __u64 allowed = rights;
+        if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) allowed &= FILE_RIGHTS;  // a file: a file's rights only
+        struct landlock_path_beneath_attr pb = {.allowed_access = allowed, .parent_fd = fd};
         int rc = (int)syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
         close(fd);
         if (rc) return -1;
