@@ -138,7 +138,7 @@ while ($part{cheats} && grep { @$_ } values %cheats) {
         copy($c->{file}, "$cs/$lab/kernels.cu") or die;
         $in_round{$lab} = $c;
     }
-    my $sanitize = grep { $_->{name} =~ /race/ } values %in_round;
+    my $sanitize = grep { $_->{name} =~ /race|sanitiz/ } values %in_round;
     $r = run('perl', 'common/grader/check.pl', '--submission', $cs, '--results', "$dir/cheats$round.json", '--batch-time', 0.1,
         '--run-limit', 30, '--labs', join(',', sort keys %in_round), ($sanitize ? () : '--no-sanitize'));
     isnt($r->{status}, 2, "cheats round $round: graded (exit $r->{status})") or diag($r->{err});
@@ -153,6 +153,8 @@ while ($part{cheats} && grep { @$_ } values %cheats) {
             my $want = $c->{expect}{$v};
             my $what = "$c->{name}: $lab $v";
             ok($t, "$what is graded") or next;
+            # lab 9's NCCL variants on a machine of one GPU: nothing to expect of them here
+            next if $t->{max_score} == 0 && $t->{output} =~ /^not graded here/;
             if ($want eq 'fail') {
                 ok($t->{status} eq 'failed' && $t->{score} == 0, "$what: no points ($t->{output})");
             } elsif ($want eq 'pass') {
