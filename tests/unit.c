@@ -21,18 +21,18 @@ static void test_compare(void)
         ref[i] = sin(i + 1.0);
         gpu[i] = (float)ref[i];
     }
-    struct check c = compare(gpu, ref, N3, 1e-5, 1e-5, 1e-5, NULL, 0);
+    struct check c = compare(gpu, ref, N3, 1e-5, 1e-5, 1e-5, 0, NULL, 0);
     ok(c.pass && c.bad == 0 && c.nan == 0, "an exact copy of the reference passes (rel_l2 %.1e)", c.rel_l2);
 
     gpu[7] = NAN;
-    c = compare(gpu, ref, N3, 1e-5, 1e-5, 1e-5, NULL, 0);
+    c = compare(gpu, ref, N3, 1e-5, 1e-5, 1e-5, 0, NULL, 0);
     ok(!c.pass, "one NaN fails");
     is_int(c.nan, 1, "the NaN is counted");
     is_int(c.bad, 1, "the NaN counts as a bad point");
 
     gpu[7] = (float)ref[7];
     poison_host(&gpu[23], 1);  // an unwritten point keeps the poison
-    c = compare(gpu, ref, N3, 1e-5, 1e-5, 1e-5, NULL, 0);
+    c = compare(gpu, ref, N3, 1e-5, 1e-5, 1e-5, 0, NULL, 0);
     ok(!c.pass && c.nan == 1, "an unwritten (still poisoned) point fails");
 
     // A negative reference must not make the tolerance negative or vacuous: the classic
@@ -41,24 +41,48 @@ static void test_compare(void)
         ref[i] = -1.0 - i;
         gpu[i] = (float)(2 * ref[i]);
     }
-    c = compare(gpu, ref, N3, 1e-5, 1e-5, 1e-5, NULL, 0);
+    c = compare(gpu, ref, N3, 1e-5, 1e-5, 1e-5, 0, NULL, 0);
     ok(!c.pass && c.bad == 24, "gpu = 2*ref fails on a negative reference (%zu bad)", c.bad);
 
     for (int i = 0; i < 24; i++) gpu[i] = (float)(ref[i] * (1 + 3e-6));
-    c = compare(gpu, ref, N3, 1e-5, 1e-5, 1e-5, NULL, 0);
+    c = compare(gpu, ref, N3, 1e-5, 1e-5, 1e-5, 0, NULL, 0);
     ok(c.pass, "an error of 3e-6 relative passes a 1e-5 tolerance");
     gpu[5] = (float)(ref[5] * (1 + 1e-3));
-    c = compare(gpu, ref, N3, 1e-3, 1e-5, 1e-5, NULL, 0);
+    c = compare(gpu, ref, N3, 1e-3, 1e-5, 1e-5, 0, NULL, 0);
     ok(!c.pass && c.bad == 1, "one point off by 1e-3 fails even when the L2 norm is small (%.1e)",
        c.rel_l2);
 
     // The mismatch log names the coordinates (x, y, z) of a bad point.
     char buf[512] = {0};
     FILE *log = fmemopen(buf, sizeof buf, "w");
-    compare(gpu, ref, N3, 1e-3, 1e-5, 1e-5, log, 10);
+    compare(gpu, ref, N3, 1e-3, 1e-5, 1e-5, 0, log, 10);
     fclose(log);
     buf[strcspn(buf, "\n")] = 0;
     ok(strstr(buf, "(1, 1, 0)") != NULL, "the mismatch at index 5 is printed as (1, 1, 0): %s", buf);
+
+    // Lab 1's end points: an answer that grows like n (rms 1e4 here) excuses a copied end point
+    // off by 0.05 under atol * rms; face_atol does not, and leaves the interior's tolerance alone.
+    enum { N1 = 1000 };
+    static double r1[N1];
+    static float g1[N1];
+    const size_t n1[3] = {N1, 1, 1};
+    for (int i = 0; i < N1; i++) r1[i] = i == 0 || i == N1 - 1 ? 0.5 : 1e4 * sin(i);
+    for (int i = 0; i < N1; i++) g1[i] = (float)r1[i];
+    g1[N1 - 1] += 0.05f;
+    ok(compare(g1, r1, n1, 1e-5, 1e-5, 1e-5, 0, NULL, 0).pass, "an end point off by 0.05 passes atol * rms(ref) (7e3 * 1e-5)");
+    ok(!compare(g1, r1, n1, 1e-5, 1e-5, 1e-5, 1e-5, NULL, 0).pass, "and fails with face_atol 1e-5");
+    g1[N1 - 1] = (float)r1[N1 - 1];
+    g1[500] += 0.02f;  // an interior point within 1e-5 * rms
+    ok(compare(g1, r1, n1, 1e-5, 1e-5, 1e-5, 1e-5, NULL, 0).pass, "an interior point keeps atol * rms(ref)");
+    // In 3D every face counts: (0, 1, 1) and (3, 1, 1) of 4x3x3 are on a face, (1, 1, 1) is not.
+    const size_t n3[3] = {4, 3, 3};
+    double r3[36];
+    float g3[36];
+    for (int i = 0; i < 36; i++) r3[i] = 1e3, g3[i] = 1e3f;
+    g3[1 + 4 * (1 + 3 * 1)] += 0.5f;
+    ok(compare(g3, r3, n3, 1, 1e-3, 0, 1e-5, NULL, 0).pass, "3D: an inner point keeps atol * rms");
+    g3[0 + 4 * (1 + 3 * 1)] += 0.5f;
+    ok(!compare(g3, r3, n3, 1, 1e-3, 0, 1e-5, NULL, 0).pass, "3D: a point on the x = 0 face takes face_atol");
 }
 
 static void test_guard(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The grader's check of a student's output, outside the student's process:
-//   compare-dump OUTPUT.f32 REFERENCE.f64 NX NY NZ L2 ATOL RTOL
+//   compare-dump OUTPUT.f32 REFERENCE.f64 NX NY NZ L2 ATOL RTOL [FACE_ATOL]
 // compares a --dump (float32) with a --dump-reference (float64) by the harness's own rule
 // (common/harness/check.c) and prints "rel_l2 BAD_POINTS NAN_POINTS POINTS". Exit status 0 correct,
 // 1 not correct, 2 could not read the files.
@@ -25,8 +25,8 @@ static void *slurp(const char *path, size_t bytes)
 
 int main(int argc, char **argv)
 {
-    if (argc != 9) {
-        fprintf(stderr, "usage: compare-dump OUTPUT.f32 REFERENCE.f64 NX NY NZ L2 ATOL RTOL\n");
+    if (argc != 9 && argc != 10) {
+        fprintf(stderr, "usage: compare-dump OUTPUT.f32 REFERENCE.f64 NX NY NZ L2 ATOL RTOL [FACE_ATOL]\n");
         return 2;
     }
     size_t n[MAX_DIMS];
@@ -39,7 +39,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "compare-dump: %s is missing or not %zu values\n", out ? argv[2] : argv[1], count);
         return 2;
     }
-    struct check c = compare(out, ref, n, atof(argv[6]), atof(argv[7]), atof(argv[8]), NULL, 0);
+    struct check c = compare(out, ref, n, atof(argv[6]), atof(argv[7]), atof(argv[8]),
+                                argc == 10 ? atof(argv[9]) : 0, NULL, 0);
     printf("%.6e %zu %zu %zu\n", c.rel_l2, c.bad, c.nan, count);
     return c.pass ? 0 : 1;
 }

@@ -24,8 +24,16 @@ int guard_intact(const float *guard, size_t count)
 
 size_t points(const size_t n[MAX_DIMS]) { return n[0] * n[1] * n[2]; }
 
+// Point i (x fastest) has a first or last index in a dimension longer than 1.
+static int on_face(const size_t n[MAX_DIMS], size_t i)
+{
+    for (int d = 0; d < MAX_DIMS; i /= n[d], d++)
+        if (n[d] > 1 && (i % n[d] == 0 || i % n[d] == n[d] - 1)) return 1;
+    return 0;
+}
+
 struct check compare(const float *gpu, const double *ref, const size_t n[MAX_DIMS],
-                     double l2_tol, double atol, double rtol, FILE *log, int max_print)
+                     double l2_tol, double atol, double rtol, double face_atol, FILE *log, int max_print)
 {
     const size_t count = points(n);
     double ref2 = 0, diff2 = 0;
@@ -42,7 +50,8 @@ struct check compare(const float *gpu, const double *ref, const size_t n[MAX_DIM
     double rms = sqrt(ref2 / (double)(count ? count : 1));
     // A zero reference has no scale: compare absolutely then.
     c.rel_l2 = ref2 > 0 ? sqrt(diff2) / sqrt(ref2) : sqrt(diff2);
-    double abs_tol = atol * (rms > 0 ? rms : 1.0);
+    const double abs_tol = atol * (rms > 0 ? rms : 1.0);
+#define TOL_AT(i) ((face_atol > 0 && on_face(n, i) ? face_atol : abs_tol) + rtol * fabs(ref[i]))
 
     size_t bad = 0;
 #pragma omp parallel for reduction(+ : bad)
@@ -50,7 +59,7 @@ struct check compare(const float *gpu, const double *ref, const size_t n[MAX_DIM
         double d = fabs((double)gpu[i] - ref[i]);
         // Written as "not within" so that NaN counts as bad; fabs(ref) so that a
         // negative reference does not make the tolerance negative (or vacuous).
-        if (!(d <= abs_tol + rtol * fabs(ref[i]))) bad++;
+        if (!(d <= TOL_AT(i))) bad++;
     }
     c.bad = bad;
 
@@ -58,7 +67,7 @@ struct check compare(const float *gpu, const double *ref, const size_t n[MAX_DIM
         int shown = 0;
         for (size_t i = 0; i < count && shown < max_print; i++) {
             double d = fabs((double)gpu[i] - ref[i]);
-            if (d <= abs_tol + rtol * fabs(ref[i])) continue;
+            if (d <= TOL_AT(i)) continue;
             size_t x = i % n[0], y = (i / n[0]) % n[1], z = i / (n[0] * n[1]);
             fprintf(log, "  mismatch at (%zu, %zu, %zu): expected %.9g, got %.9g%s\n", x, y, z,
                     ref[i], (double)gpu[i], isnan(gpu[i]) ? " (NaN: not written?)" : "");
@@ -69,6 +78,7 @@ struct check compare(const float *gpu, const double *ref, const size_t n[MAX_DIM
                     count);
     }
     c.pass = bad == 0 && nan == 0 && c.rel_l2 <= l2_tol;
+#undef TOL_AT
     return c;
 }
 

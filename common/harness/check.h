@@ -19,8 +19,10 @@ struct check {
     size_t nan;     // points that are NaN (never written, or NaN computed)
     int pass;
 };
+// face_atol > 0: the absolute tolerance at the points on a face (a first or last index of a
+// dimension longer than 1), in place of atol * rms(ref).
 struct check compare(const float *gpu, const double *ref, const size_t n[MAX_DIMS], double l2_tol,
-                     double atol, double rtol, FILE *log, int max_print);
+                     double atol, double rtol, double face_atol, FILE *log, int max_print);
 // Largest and root-mean-square |gpu - exact| (NaN if any point is NaN).
 void abs_errors(const float *gpu, const double *exact, size_t count, double *max_err, double *rms_err);
 int guard_intact(const float *guard, size_t count);

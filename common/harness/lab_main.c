@@ -93,7 +93,7 @@ static void print_list(struct options *o, int gpus)
         }
     }
     for (int c = 0; c < lab->n_cases; c++) printf("case %s : %s\n", lab->cases[c].kinds, lab->cases[c].args);
-    printf("tolerance %.17g %.17g %.17g\n", l2, atol, rtol);
+    printf("tolerance %.17g %.17g %.17g %.17g\n", l2, atol, rtol, lab->face_atol);
     printf("size %zu %zu %zu\n", o->prob.n[0], o->prob.n[1], o->prob.n[2]);
     printf("steps %d\n", o->prob.steps);  // 0: a lab without --steps
     // what the problem needs: GPU memory (the fields, this process's slab), host memory (a run's,

@@ -73,7 +73,7 @@ int check_run(const struct options *o, const struct fields *F, float *h_out, con
         got = F->h_all;
     }
     struct check c = {0};
-    if (ranks_rank() == 0) c = compare(got, ref, p->n, l2, atol, rtol, log, MAX_PRINT);
+    if (ranks_rank() == 0) c = compare(got, ref, p->n, l2, atol, rtol, lab->face_atol, log, MAX_PRINT);
     *rel_err = c.rel_l2;
     int pass = ranks_all(ranks_rank() != 0 || c.pass), intact = ranks_all(!broken), kept = ranks_all(changed < 0);
     if (broken) snprintf(note, notelen, "wrote outside the array '%s' (guard band changed)", broken);

@@ -43,7 +43,7 @@ sub sol_bin { my ($lab, $dir) = @_; return ($dir // '.') . '/sol' . lab_number($
 sub shell_words { my ($s) = @_; return grep { length } split ' ', $s }
 
 # `BIN --list [ARGS]`: { lab, name, variants => [...], kind => {variant => kind of answer},
-# cases => [{kinds => {k => 1}, args}], tolerance => [l2, atol, rtol], size => [nx, ny, nz], steps,
+# cases => [{kinds => {k => 1}, args}], tolerance => [l2, atol, rtol, face_atol], size => [nx, ny, nz], steps,
 # csv => header, memory => {gpu, host, reference} (bytes), refuses => {variant => why} (on a GPU:
 # what the problem is refused for) }.
 # undef if it fails.
@@ -60,7 +60,7 @@ sub listing {
         elsif ($line =~ /^variant (\S+) (\d+)( optional)?$/) { push @{ $l{variants} }, $1; $l{kind}{$1} = $2; $l{optional}{$1} = 1 if $3 }
         elsif ($line =~ /^refuses (\S+) (.*)$/) { $l{refuses}{$1} = $2 }
         elsif ($line =~ /^case (.+?) : (.*)$/) { push @{ $l{cases} }, { kinds => { map { $_ => 1 } split ' ', $1 }, args => $2 } }
-        elsif ($line =~ /^tolerance (\S+) (\S+) (\S+)$/) { $l{tolerance} = [ $1, $2, $3 ] }
+        elsif ($line =~ /^tolerance (\S+) (\S+) (\S+)(?: (\S+))?$/) { $l{tolerance} = [ $1, $2, $3, $4 // 0 ] }
         elsif ($line =~ /^size (\d+) (\d+) (\d+)$/) { $l{size} = [ $1, $2, $3 ] }
         elsif ($line =~ /^steps (\d+)$/) { $l{steps} = $1 }
         elsif ($line =~ /^memory (\d+) (\d+) (\d+)$/) { $l{memory} = { gpu => $1, host => $2, reference => $3 } }

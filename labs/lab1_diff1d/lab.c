@@ -103,6 +103,7 @@ const struct lab LAB = {
     .l2_tol = 1e-5,
     .atol = 1e-5,
     .rtol = 1e-5,
+    .face_atol = 1e-5,  // the end points copy the input (|f| < 1); the interior's scale is rms(f') ~ 0.4 n
     .reference = LAB_REFERENCE(reference),
     .smooth = smooth,
     .conv_n = CONV_N,
