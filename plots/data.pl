@@ -400,40 +400,26 @@ sub cmd_table1pct {
     }
 }
 
-# Model and measured read redundancy per variant, from the ncu sections of the GPU log (the
-# last section of each lab, order and variant), grouped by lab with one empty slot between labs.
-# Each section's commit is the one of the "stencil-labs GPU verification ...: commit C" line
-# above it. A bar is stale (1 in the last column) when its profile is older than the lab's
-# newest in the log: the kernels it measured may have changed since. Header lines: "# gpu",
+# Model and measured read redundancy per variant, from data/<GPU>-profile.csv (`--profile --csv`:
+# the last row of each lab, order and variant), grouped by lab with one empty slot between labs.
+# A bar is stale (1 in the last column) when its row is older than the lab's newest run of
+# make profile (rows of one commit in a row): the kernels it measured may have changed since. Header lines: "# gpu",
 # "# commit" (the newest profile of each lab) and, where git knows the commits, "# changed" (the
 # labs whose reference kernels changed after their newest profile, and the commit).
 sub cmd_measured {
     my ($gpu) = @_;
-    my $log = "data/" . ($gpu || $DEFAULT_GPU) . "-test.log";
-    open my $fh, '<', $log or die "data.pl: no GPU log $log\n";
-    my ($lab, $order, $commit, $gpuname, %last, %when, @keys);
-    my $session = 0;
-    my %newest;  # lab -> [session, commit]
-    while (my $line = <$fh>) {
-        if ($line =~ /^stencil-labs GPU verification .*: commit (\w+)/) {
-            ($commit, $gpuname) = ($1, undef);
-            $session++;
-            next;
-        }
-        $gpuname //= $1 if $line =~ /^([^,]+), [\d.]+, [\d.]+, \d+ MHz/;
-        if ($line =~ /^DRAM traffic per output point(?:-step)?(?:, caches and warps)?, measured by ncu \(lab (\d+), [^,)]+(?:, order (\d+))?(?:, \d+ steps)?\)/) {
-            ($lab, $order) = ($1, $2);
-            $newest{$lab} = [ $session, $commit // '-', $gpuname // '-' ];
-            next;
-        }
-        if (defined $lab && $line =~ /^(\S+)\s+\|\s+([\d.]+)\/[\d.]+\s+\|\s+[\d.]+\s+\|\s+[\d.]+\s+\|\s+([\d.]+)\//) {
-            my $key = "lab$lab $1" . (defined $order && $order != 2 ? " k$order" : '');
-            push @keys, $key unless $last{$key};
-            $last{$key} = "$2 $3";
-            $when{$key} = [ $session, $commit // '-', $lab, $gpuname // '-' ];
-        } elsif ($line !~ /^variant/) {
-            undef $lab;
-        }
+    my $file = gpu_file($gpu, '-profile');
+    die "data.pl: no profile CSV $file\n" unless -e $file;
+    my ($session, $run, %last, %when, @keys, %newest) = (0, '');
+    for my $r (read_csv($file)) {
+        $session++ if $r->{commit} ne $run;  # one run of make profile: rows of one commit in a row
+        $run = $r->{commit};
+        my ($lab) = $r->{lab} =~ /^lab(\d+)/ or next;
+        my $key = "lab$lab $r->{variant}" . ($r->{order} && $r->{order} != 2 ? " k$r->{order}" : '');
+        push @keys, $key unless $last{$key};
+        $last{$key} = sprintf '%.2f %.2f', $r->{model_read}, $r->{dram_read_bytes} / 4;
+        $when{$key} = [ $session, $r->{commit}, $lab, $r->{gpu} ];
+        $newest{$lab} = [ $session, $r->{commit}, $r->{gpu} ];
     }
     return unless @keys;
     my %lab_of = map { $_ => (/^lab(\d+)/)[0] } @keys;
@@ -662,50 +648,41 @@ sub table1 {
         . "\nMpoints/s, $rows[0]{gpu}, variant $variant, commit $rows[0]{commit} (generated from data/).\n";
 }
 
-# The DRAM bytes per point that `--profile` (Nsight Compute) printed into the GPU test log:
-# the last section for lab N (and order K, written N.K) in data/<GPU>-test.log.
+# The DRAM bytes per point that `--profile` (Nsight Compute) wrote to data/<GPU>-profile.csv:
+# the last run of lab N (and order K, written N.K), a run being rows of one commit, size, order
+# and steps in a row; each variant's last row in it.
 sub profile_table {
     my ($which) = @_;
-    my ($lab, $order) = split /\./, $which;
-    my $log = "data/$DEFAULT_GPU-test.log";
-    open my $fh, '<', $log or return "(no data yet: run `make profile` on a GPU)\n";
-    my (@rows, $cur, $title, $commit, $measured_at);
-    while (my $line = <$fh>) {
-        chomp $line;
-        $commit = $1 if $line =~ /^stencil-labs GPU verification .*: commit (\w+)/;
-        if ($line =~ /^DRAM traffic per output point(?:-step)?(?:, caches and warps)?, measured by ncu \(lab (\d+), ([^,)]+)(?:, order (\d+))?(, \d+ steps)?\)/) {
-            my ($n, $size, $k, $steps) = ($1, $2, $3, $4);
-            $cur = $n == $lab && (!defined $order || ($k // '') eq $order) ? [] : undef;
-            # (make profile runs each solution at its default size; an early version of the
-            # header glued a stray 0 to the size, so the size is not taken from the log)
-            if ($cur) {
-                @rows = ();
-                # a header that names its steps is of the current format, whose size is right
-                my $at = defined $steps ? $size . $steps : 'its default size';
-                $title = "lab $lab at $at" . (defined $k ? ", order $k" : '');
-                $measured_at = $commit;
-            }
-            next;
-        }
-        next unless $cur;
-        if ($line =~ /^(\S+)\s+\|\s+([\d.]+)\/([\d.]+)\s+\|\s+([\d.]+)\s+\|\s+([\d.]+)\s+\|\s+([\d.]+)\/([\d.]+)/) {
-            my @row = ($1, "$2/$3", $4, $5, "$6/$7");
-            # the caches and warps of a profile that has them: L2 read B/pt, L1 sectors per
-            # request, achieved occupancy, the top stall reasons
-            my @field = split /\|/, $line;
-            push @rows, [ @row, @field >= 9 ? (map { s/^\s+|\s+$//gr } @field[5 .. 8]) : ('-') x 4 ];
-        } elsif ($line !~ /^variant/) {
-            $cur = undef;
-        }
+    my ($n, $order) = split /\./, $which;
+    my $file = gpu_file('', '-profile');
+    my ($block, $prev, @rows) = (0, '');
+    for my $r (read_csv_or_empty($file)) {
+        my $key = join ',', @$r{qw(lab commit nx ny nz order steps)};
+        $block++ if $key ne $prev;
+        $prev = $key;
+        push @rows, { %$r, block => $block } if $r->{lab} =~ /^lab\Q$n\E_/ && (!defined $order || $r->{order} == $order);
     }
     return "(no data yet: run `make profile` on a GPU)\n" unless @rows;
-    my $caches = grep { $_->[5] ne '-' } @rows;
-    $#$_ = 4 for $caches ? () : @rows;
+    my @run = grep { $_->{block} == $rows[-1]{block} } @rows;
+    my (%last, @variants);
+    for (@run) { push @variants, $_->{variant} unless $last{ $_->{variant} }; $last{ $_->{variant} } = $_ }
+    my $caches = grep { $_->{l2_read_bytes} ne '' } values %last;
+    my @body = map {
+        my $r = $last{$_};
+        my @stalls = map { $r->{"stall_$_"} ne '' ? sprintf('%s %.1f', $r->{"stall_$_"}, $r->{"stall_${_}_cpi"}) : () } 1, 2;
+        [ $_, sprintf('%.2f/%.2f', $r->{model_read}, $r->{model_write}), sprintf('%.2f', $r->{dram_read_bytes}),
+          sprintf('%.2f', $r->{dram_write_bytes}), sprintf('%.2f/%.2f', $r->{dram_read_bytes} / 4, $r->{dram_write_bytes} / 4),
+          ($caches ? ($r->{l2_read_bytes} eq '' ? ('-') x 4
+                      : (sprintf('%.2f', $r->{l2_read_bytes}), sprintf('%.2f', $r->{l1_sectors_per_request}),
+                         sprintf('%.1f%%', $r->{occupancy_pct}), join(', ', @stalls) || '-')) : ()) ]
+    } @variants;
+    my $r0 = $run[-1];
+    my $size = join 'x', grep { $_ > 1 } @$r0{qw(nx ny nz)};
+    my $title = "lab $n at $size" . ($r0->{steps} ? ", $r0->{steps} steps" : '') . ($r0->{order} ? ", order $r0->{order}" : '');
     return fmt_table([ 'variant', 'model elements r/w', 'DRAM bytes read/pt', 'DRAM bytes written/pt',
-            'measured elements r/w', ($caches ? ('L2 bytes read/pt', 'L1 sectors/request', 'occupancy', 'top stalls (cycles/instruction)') : ()) ], @rows)
+            'measured elements r/w', ($caches ? ('L2 bytes read/pt', 'L1 sectors/request', 'occupancy', 'top stalls (cycles/instruction)') : ()) ], @body)
         . "\n$title; Nsight Compute's dram__bytes_read/write.sum" . ($caches ? ', L2 and L1 traffic, achieved occupancy and stall reasons' : '')
-        . " of one checked launch (`./solN --profile`), from data/$DEFAULT_GPU-test.log"
-        . (defined $measured_at ? ", run at commit $measured_at" : '') . ".\n";
+        . " of one checked launch (`./solN --profile --csv`), from data/$DEFAULT_GPU-profile.csv, run at commit $r0->{commit}.\n";
 }
 
 # ---- lab 8 ----
@@ -1029,6 +1006,50 @@ sub migrate_file {
     return 0;
 }
 
+# migrate-profiles LOG: every `--profile` table printed into a GPU test log (the format before
+# --profile wrote CSV), as rows of data/<GPU>-profile.csv's columns on stdout (the header first).
+# Each section's commit is that of the "stencil-labs GPU verification ...: commit C" line above
+# it, its GPU the device line's; the sizes of the early headers that glued a stray 0 to the size
+# are read without it; code_path is sm_90 (the native build of the H100 those logs come from).
+my @PROFILE_COLS = qw(gpu lab variant nx ny nz order steps model_read model_write dram_read_bytes dram_write_bytes
+                      l2_read_bytes l1_sectors_per_request occupancy_pct stall_1 stall_1_cpi stall_2 stall_2_cpi commit code_path);
+sub cmd_migrate_profiles {
+    my ($log) = @_;
+    die "usage: data.pl migrate-profiles LOG\n" unless $log;
+    open my $fh, '<', $log or die "data.pl: cannot read $log: $!\n";
+    my %lab_name = map { /^lab(\d+)_/ ? ($1 => $_) : () } map { s{.*/}{}r } glob "$FindBin::Bin/../labs/lab*";
+    my ($commit, $gpu, $sec) = ('-', '-');
+    print join(',', @PROFILE_COLS), "\n";
+    while (my $line = <$fh>) {
+        chomp $line;
+        if ($line =~ /^stencil-labs GPU verification .*: commit (\w+)/) { ($commit, $gpu) = ($1, '-'); next }
+        $gpu = $1 if $gpu eq '-' && $line =~ /^([^,]+), [\d.]+, [\d.]+, \d+ MHz/;
+        if ($line =~ /^DRAM traffic per output point(?:-step)?(?:, caches and warps)?, measured by ncu \(lab (\d+), ([\dx]+)(?:, order (\d+))?(?:, (\d+) steps)?\)/) {
+            my ($n, $size, $order, $steps) = ($1, $2, $3 // 0, $4 // 0);
+            my @d = split /x/, $size;
+            $d[-1] =~ s/0$// if !$4 && (($n == 1 && $d[0] == 2684354560) || $d[-1] == 5120);  # the stray 0
+            push @d, 1 while @d < 3;
+            $sec = { lab => $lab_name{$n} // "lab$n", n => \@d, order => $order, steps => $steps };
+            next;
+        }
+        next unless $sec;
+        my @f = map { s/^\s+|\s+$//gr } split /\|/, $line;
+        if (@f >= 5 && $f[1] =~ m{^([\d.]+)/([\d.]+)$}) {
+            my ($mr, $mw) = ($1, $2);
+            my ($l2, $l1, $occ, @stall) = ('', '', '', '', '', '', '');
+            if (@f >= 9) {
+                ($l2, $l1, $occ) = ($f[5], $f[6], $f[7] =~ s/%$//r);
+                my @s = map { /^(.*\S)\s+([\d.]+)$/ ? ($1, $2) : ('', '') } split /,\s*/, $f[8];
+                @stall = (@s, ('') x 4)[0 .. 3];
+            }
+            print join(',', $gpu, $sec->{lab}, $f[0], @{ $sec->{n} }, $sec->{order}, $sec->{steps}, $mr, $mw, $f[2], $f[3],
+                       $l2, $l1, $occ, @stall, $commit, 'sm_90'), "\n";
+        } elsif ($line !~ /^variant/) {
+            undef $sec;
+        }
+    }
+}
+
 sub cmd_migrate {
     die "usage: data.pl migrate FILE...\n" unless @_;
     my @new = split /,/, csv_header(), -1;
@@ -1051,6 +1072,7 @@ elsif ($cmd eq 'roofline') { cmd_roofline(@ARGV) }
 elsif ($cmd eq 'compare') { cmd_compare(@ARGV) }
 elsif ($cmd eq 'measured') { cmd_measured(@ARGV) }
 elsif ($cmd eq 'migrate') { cmd_migrate(@ARGV) }
+elsif ($cmd eq 'migrate-profiles') { cmd_migrate_profiles(@ARGV) }
 elsif ($cmd eq 'lab7fs') { cmd_lab7fs(@ARGV) }
 elsif ($cmd eq 'lab7variants') { cmd_lab7variants(@ARGV) }
 elsif ($cmd eq 'lab7sizes') { cmd_lab7sizes(@ARGV) }
@@ -1064,7 +1086,7 @@ elsif ($cmd eq 'slabs') { cmd_slabs(@ARGV) }
 else {
     die "usage: data.pl bandwidth GPU | journey GPU | roofline GPU | compare CSV [GPU]\n"
         . "       | convergence GPU LAB | table1 GPU VARIANT | table1pct GPU VARIANT [VOLUME...] | measured [GPU]\n"
-        . "       | tables [FILE...] | migrate FILE...\n"
+        . "       | tables [FILE...] | migrate FILE... | migrate-profiles LOG\n"
         . "       | lab7fs GPU | lab7variants GPU | lab7sizes GPU | lab7_3d GPU | lab7heatmap GPU [FILE]\n"
         . "       | lab8variants GPU | table2 GPU | scaling GPU\n";
 }

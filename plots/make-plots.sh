@@ -7,7 +7,7 @@
 # CSV, not one of these). Every script is called with the same variables:
 #   out      the PNG to write
 #   gpu      the GPU's name for titles (NVIDIA H100 80GB HBM3)
-#   gpufile  the data files' name: data/$gpufile.csv, -convergence.csv, -test.log
+#   gpufile  the data files' name: data/$gpufile.csv, -convergence.csv, -profile.csv
 # One figure by hand, from the repository root (data.pl's paths are relative to it):
 #   gnuplot -e "out='x.png'; gpu='NVIDIA H100 80GB HBM3'; gpufile='NVIDIA_H100_80GB_HBM3'" plots/NAME.gp
 # A script whose data this GPU does not have (no convergence runs, no ncu log) says so on

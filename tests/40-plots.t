@@ -130,25 +130,18 @@ sub lab_n { return ($_[0] =~ /^lab(\d+)/)[0] }
     # lab 5 was profiled at orders 8 and 12 after its order 2 profile; lab 7's gm and tb again at
     # 5a8b1a0 (the profile's count of runs fixed), its shm and fused_s4 not
     my @other = grep { !(/^"lab5 / && !/ k(8|12)"$/) && !/^"lab7 (shm|fused_s4)"$/ } @stale;
-    ok(@stale && !@other, "measured: the shipped log's stale bars are lab 5's order 2 and lab 7's shm and fused_s4 profiles (@stale)");
-    # a log of two sessions: the second re-profiles one variant only
+    ok(@stale && !@other, "measured: the shipped profiles' stale bars are lab 5's order 2 and lab 7's shm and fused_s4 profiles (@stale)");
+    # two runs of make profile: the second re-profiles one variant only
     my $dir = tmpdir();
-    open my $fh, '>', "$dir/Fake-test.log" or die;
-    print $fh <<'LOG';
-stencil-labs GPU verification (profile): commit aaaaaaa, 2026-01-01 00:00 UTC
-Fake GPU, 1.0, 9.0, 100 MHz, 100 MHz
-DRAM traffic per output point, measured by ncu (lab 3, 512x512x512)
-variant              | model read/write |   DRAM read B/pt |  DRAM write B/pt | measured elements read/write
-tile_T4              |    8.00/1.00     |             4.00 |             3.90 | 1.00/0.98
-tile_T6              |    3.38/1.00     |             4.00 |             3.90 | 1.00/0.97
-stencil-labs GPU verification (profile): commit bbbbbbb, 2026-01-02 00:00 UTC
-Fake GPU, 1.0, 9.0, 100 MHz, 100 MHz
-DRAM traffic per output point, measured by ncu (lab 3, 512x512x512)
-variant              | model read/write |   DRAM read B/pt |  DRAM write B/pt | measured elements read/write
-tile_T4              |    8.00/1.00     |             5.20 |             3.90 | 1.30/0.98
-LOG
+    open my $fh, '>', "$dir/Fake-profile.csv" or die;
+    print $fh <<'CSV';
+gpu,lab,variant,nx,ny,nz,order,steps,model_read,model_write,dram_read_bytes,dram_write_bytes,l2_read_bytes,l1_sectors_per_request,occupancy_pct,stall_1,stall_1_cpi,stall_2,stall_2_cpi,commit,code_path
+Fake GPU,lab3_shared_tiling,tile_T4,512,512,512,0,0,8.00,1.00,4.00,3.90,,,,,,,,aaaaaaa,sm_90
+Fake GPU,lab3_shared_tiling,tile_T6,512,512,512,0,0,3.38,1.00,4.00,3.90,,,,,,,,aaaaaaa,sm_90
+Fake GPU,lab3_shared_tiling,tile_T4,512,512,512,0,0,8.00,1.00,5.20,3.90,,,,,,,,bbbbbbb,sm_90
+CSV
     close $fh;
-    my $rel = File::Spec->abs2rel($dir);  # data.pl reads data/GPU-test.log
+    my $rel = File::Spec->abs2rel($dir);  # data.pl reads data/GPU-profile.csv
     my $fake = data_pl('measured', "../$rel/Fake");
     my %st = map { ($_->[2] => "$_->[4] $_->[5] $_->[6]") } rows_of($fake);
     is($st{'"lab3 tile_T4"'}, '1.30 bbbbbbb 0', 'measured: a re-profiled bar takes the newest profile, not stale');
