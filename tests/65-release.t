@@ -18,6 +18,7 @@ is($r->{status}, 0, 'make release exits 0') or diag($r->{err});
 ok(-f "$rel/Makefile" && -d "$rel/labs" && -d "$rel/common" && -f "$rel/handouts/README.md", 'the release has the course');
 ok(!-e "$rel/solutions", 'no solutions/ (kernels, planted bugs, answer keys)');
 ok(!-e "$rel/tests/cheats", 'no cheating files (they are made from the solutions)');
+ok(!glob("$rel/data/*-test.log") && glob("$rel/data/*-profile.csv"), 'no GPU test logs (the profiles are in data/*-profile.csv)');
 my @leaks = grep { /\S/ } split /\n/, `grep -rl --include='*.cu' --include='*.c' --include='*.h' 'BEGIN SOLUTION' '$rel' 2>/dev/null`;
 is("@leaks", '', 'no solution region in any source');
 my @keys = grep { /\S/ } split /\n/, `find '$rel' -name 'answers*' -o -name 'bugs.txt'`;

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: MIT
 # make release: write the student tree to DIR: every tracked file but the reference solutions
 # (solutions/: kernels, planted bugs, answer keys), the grader's cheating files (tests/cheats/,
-# made from the solutions) and the experiment notes (data/experiments/). The skeletons in labs/
+# made from the solutions), the experiment notes (data/experiments/) and the GPU test logs
+# (data/*-test.log: what the maintainers' GPU sessions printed; the results are in data/*.csv). The skeletons in labs/
 # are what students fill in; the release's own make test passes without the solutions.
 set -euo pipefail
 dir=${1:?usage: release.sh DIR}
 cd "$(dirname "$0")/../.."
 [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ] && { echo "make release: $dir exists and is not empty" >&2; exit 2; }
 mkdir -p "$dir"
-git ls-files -z | grep -zv -E '^(solutions/|tests/cheats/|data/experiments/)' | xargs -0 cp --parents -t "$dir"
+git ls-files -z | grep -zv -E '^(solutions/|tests/cheats/|data/experiments/|data/[^/]*-test\.log$)' | xargs -0 cp --parents -t "$dir"
 # Nothing of a solution may remain.
 if grep -rl -E 'BEGIN SOLUTION|END SOLUTION' "$dir" --include='*.cu' --include='*.c' --include='*.h' >/dev/null; then
     echo "make release: a solution region is left in the release" >&2
