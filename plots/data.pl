@@ -26,7 +26,7 @@
 #                                            per variant (512x512 planes, one GPU per process)
 #   perl plots/data.pl tables [FILE...]      rewrite the marked tables in README.md and handouts/
 #   perl plots/data.pl migrate FILE...       bring a CSV written under an older header up to
-#                                            CSV_HEADER in common/harness/csv.c, in place
+#                                            the programs' CSV header (--list), in place
 #
 # GPU is a data file's name without .csv (default: the H100 the course ships data for).
 # Only the rows of each lab's last bench session in a file are used: those with the commit of
@@ -928,18 +928,13 @@ sub read_csv_or_empty { my ($p) = @_; return -e $p ? read_csv($p) : () }
 # Rows from before code_path were built for the GPU they ran on, an H100 or H200: sm_90.
 my %MIGRATE_DEFAULT = (ranks => 1, gpus => 1, timing => 'launch', code_path => 'sm_90');
 
-# The current header: the C string literal(s) of CSV_HEADER in common/harness/csv.c, which is the one
-# definition of the schema (the programs write and check it), so it is not repeated here.
+# The current header, as the programs say it (`--list`'s "csv" line): the one definition of the
+# schema is theirs (common/harness/csv.c), so it is neither repeated nor parsed here.
 sub csv_header {
-    my $src = "$FindBin::Bin/../common/harness/csv.c";
-    open my $fh, '<', $src or die "data.pl: cannot read $src: $!\n";
-    my $c = do { local $/; <$fh> };
-    my $lit = qr/"(?:[^"\\\n]|\\.)*"/;
-    my ($init) = $c =~ /\bCSV_HEADER\s*\[\s*\]\s*=\s*((?:\s*$lit)+)\s*;/
-        or die "data.pl: no CSV_HEADER string in $src\n";
-    my $head = join '', $init =~ /"((?:[^"\\\n]|\\.)*)"/g;  # adjacent literals concatenate
-    # A column list has no escapes; one here would need C's rules, not a guess.
-    die "data.pl: CSV_HEADER in $src has an escape sequence: not parsed\n" if $head =~ /\\/;
+    my ($prog) = grep { -x } map { "$FindBin::Bin/../$_" } map { ("sol$_", "lab$_") } 1 .. 9;
+    die "data.pl: no lab program to ask for the CSV header (make all first)\n" unless $prog;
+    my ($head) = map { /^csv (.+)$/ ? $1 : () } `'$prog' --list 2>/dev/null`;
+    die "data.pl: $prog --list gave no csv line\n" unless $head;
     return $head;
 }
 
@@ -965,7 +960,7 @@ sub migrate_file {
     }
     my $prefix = @old && @old < @new && !grep { $old[$_] ne $new[$_] } 0 .. $#old;
     if (!$prefix) {
-        print STDERR "data.pl migrate: $path: its header is not a prefix of CSV_HEADER in common/harness/csv.c"
+        print STDERR "data.pl migrate: $path: its header is not a prefix of the programs\' CSV header (--list)"
             . " (columns are only appended): refused, file left untouched\n";
         return 2;
     }
