@@ -1,5 +1,6 @@
 #!/usr/bin/env perl
-# make release writes the student tree: no solutions, answers, planted bugs or cheats; it builds,
+# make release writes the student tree: no solutions, answers, planted bugs or cheats, the
+# reference programs prebuilt (./solN runs there); it builds,
 # `make lab1 && ./lab1` works in it, and its own make test passes. make gradescope builds the
 # autograder zip, whose run_autograder writes a valid results.json in Gradescope's layout.
 use strict;
@@ -8,6 +9,7 @@ use lib 'tests';
 use Test::More;
 use JSON::PP;
 use Cwd;
+use File::Temp ();
 use TestLib;
 
 plan skip_all => 'a student release has no release of its own to make' unless has_solutions();
@@ -23,8 +25,27 @@ my @leaks = grep { /\S/ } split /\n/, `grep -rl --include='*.cu' --include='*.c'
 is("@leaks", '', 'no solution region in any source');
 my @keys = grep { /\S/ } split /\n/, `find '$rel' -name 'answers*' -o -name 'bugs.txt'`;
 is("@keys", '', 'no answer key, no planted bugs');
+my ($CUOBJDUMP) = grep { -x } map { "$_/cuobjdump" } split(/:/, $ENV{PATH} // ''),
+    map { m{^/} ? s{/[^/]*$}{}r : () } (`command -v nvcc 2>/dev/null` =~ s/\s+$//r);
 for my $lab (labs()) {
     ok(-f "$rel/labs/$lab/kernels.cu" && -f "$rel/labs/$lab/lab.c", "$lab: the skeleton and the definition are there");
+    # the reference program, prebuilt (the handouts' `make solN && ./solN`; make check times
+    # against it): for every code path and with PTX for newer GPUs, as ARCH=portable builds
+    my $sol = sol_bin($lab, $rel);
+    next if $lab =~ /^lab9_/ && !-x sol_bin($lab);  # lab 9 only where MPI and NCCL are
+    ok(-x $sol, "$lab: $sol is there, prebuilt") or next;
+    my $n = (split m{/}, $sol)[-1];
+    is(run("make -s -C '$rel' $n")->{status}, 0, "$lab: make $n in the release (nothing to build)");
+    is(run("cd '$rel' && ./$n --help")->{status}, 0, "$lab: ./$n --help");
+    my $l = run("cd '$rel' && ./$n --list");
+    ok($l->{status} == 0 && $l->{out} =~ /^variant /m, "$lab: ./$n --list");
+    SKIP: {
+        skip 'no cuobjdump here (a toolkit without it): the release\'s code paths not listed', 1 unless $CUOBJDUMP;
+        my $elf = `'$CUOBJDUMP' --list-elf '$sol' 2>/dev/null`;
+        my $ptx = `'$CUOBJDUMP' --list-ptx '$sol' 2>/dev/null`;
+        ok($elf =~ /sm_75/ && $elf =~ /sm_80/ && $elf =~ /sm_90/ && $ptx =~ /sm_90|compute_90/,
+           "$lab: $n holds sm_75, sm_80 and sm_90 code and compute_90 PTX");
+    }
 }
 $r = run("make -s -C '$rel' -j2 lab1");
 is($r->{status}, 0, 'make lab1 in the release') or diag($r->{err});
@@ -42,11 +63,15 @@ is($r->{status}, 0, "the release's own make test passes") or diag(substr($r->{ou
 # Gradescope: the zip, unpacked as /autograder would be, grades a submission.
 $r = run('make', '-s', 'gradescope');
 is($r->{status}, 0, 'make gradescope exits 0') or diag($r->{err});
-my $ag = "$dir/autograder";
-mkdir $ag;
+# in a folder of its own under the system's temporary folder: run_autograder, as root, grades as
+# nobody, who must reach it (as /autograder on Gradescope)
+my $ag = File::Temp::tempdir('autograder-XXXXXX', TMPDIR => 1, CLEANUP => 1);
+chmod 0755, $ag;
 $r = run("cd '$ag' && unzip -q '" . Cwd::getcwd() . "/build/autograder.zip'");
 is($r->{status}, 0, 'the zip unpacks');
 ok(-x "$ag/setup.sh" && -x "$ag/run_autograder" && -f "$ag/source/common/grader/check.pl", 'setup.sh, run_autograder and the course');
+my @secret = grep { /\S/ } split /\n/, `cd '$ag/source' && find . -name 'answers*' -o -name bugs.txt -o -path './tests/cheats' -o -name '*-test.log'`;
+is("@secret", '', 'the zip ships no answer key, planted bug, cheat test or GPU log');
 mkdir "$ag/submission";
 system('cp', 'solutions/lab1_diff1d/kernels.cu', "$ag/submission/lab1_diff1d.cu") == 0 or die;
 {

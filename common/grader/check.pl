@@ -342,8 +342,11 @@ my @make = ('make', '-s', ($arch ? "ARCH=$arch" : ()));
 my @labs = labs();
 @labs = grep { my $l = $_; grep { $l =~ /^\Q$_\E(_|$)/ } split /,/, $opt{labs} } @labs if $opt{labs};
 die "check.pl: no labs found under $ROOT/labs\n" unless @labs;
-my @sols = map { 'sol' . lab_number($_) } grep { -f "solutions/$_/kernels.cu" } @labs;
-my $built = system(@make, @sols, 'build/compare-dump', 'build/common/harness/main.o') >> 8;
+# The reference programs: built from solutions/ here, or prebuilt without their source (a
+# student's release tree: ./solN, make release).
+my @sols = map { 'sol' . lab_number($_) } grep { -f "solutions/$_/kernels.cu" || -x 'sol' . lab_number($_) } @labs;
+my @from_source = map { 'sol' . lab_number($_) } grep { -f "solutions/$_/kernels.cu" } @labs;
+my $built = system(@make, @from_source, 'build/compare-dump', 'build/common/harness/main.o') >> 8;
 finish(2, "make check: the reference solutions do not build (make @sols)") if $built;
 make_path("$PRIVATE/ref");
 my %sha;
@@ -541,10 +544,10 @@ sub time_served {
 # pristine harness and definition in its own scratch folder; vet it before and after.
 trace('building the kernels files');
 $LAB_START = time;
-# A lab with a reference solution here is graded with a program built without the CPU reference
-# (GRADING=1, definition.h's LAB_REFERENCE); without one (a student's release tree) the program
-# itself must make the references.
-my %grading = map { ($_ => -f "solutions/$_/kernels.cu") } @labs;
+# A lab with a reference program here is graded with a program built without the CPU reference
+# (GRADING=1, definition.h's LAB_REFERENCE); without one the program itself must make the
+# references (and is not timed).
+my %grading = map { ($_ => -f "solutions/$_/kernels.cu" || -x 'sol' . lab_number($_)) } @labs;
 system(@make, map { ("build/labs/$_/lab.o", $grading{$_} ? "build/grading/labs/$_/lab.o" : ()) } @labs) == 0
     or finish(2, "make check: the lab definitions do not build");
 my (%work, %verdict, %builder);

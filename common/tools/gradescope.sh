@@ -5,13 +5,18 @@
 # each submission: the student's kernels files are in /autograder/submission (as labN_name.cu,
 # labN_name/kernels.cu or a whole labs/ folder), the grade goes to /autograder/results/results.json.
 # AUTOGRADER_ROOT replaces /autograder (the tests run it in a folder of their own).
+# The zip holds what grading needs: the course, the reference solutions' kernels; not their
+# answer keys, planted bugs, the cheat tests, the GPU logs or the experiment notes (students may
+# see an autograder's files). run_autograder grades as the unprivileged user `nobody` where it
+# starts as root (as on Gradescope), after handing it the source and results folders.
 set -euo pipefail
 zip=${1:?usage: gradescope.sh OUT.zip}
 cd "$(dirname "$0")/../.."
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/source"
-git ls-files -z | xargs -0 cp --parents -t "$stage/source"
+git ls-files -z | grep -zv -E '^(solutions/[^/]*/(answers[^/]*|bugs\.txt)|tests/cheats/.*|data/experiments/.*|data/[^/]*-test\.log)$' \
+    | xargs -0 cp --parents -t "$stage/source"
 cat > "$stage/setup.sh" <<'SETUP'
 #!/usr/bin/env bash
 # Once per autograder image: what the grader needs besides the CUDA Toolkit.
@@ -28,9 +33,15 @@ cat > "$stage/run_autograder" <<'RUN'
 root=${AUTOGRADER_ROOT:-/autograder}
 mkdir -p "$root/results"
 cd "$root/source" || exit 2
-make -s all >/dev/null 2>&1
+# As root: grade as nobody, who owns only the source (its builds) and the results folder.
+as=()
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+    chown -R nobody "$root/source" "$root/results"
+    as=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups env HOME="$root/source")
+fi
+"${as[@]}" make -s all >/dev/null 2>&1
 # shellcheck disable=SC2086  # CHECK_ARGS is a list of options
-perl common/grader/check.pl --submission "$root/submission" --results "$root/results/results.json" ${CHECK_ARGS:-}
+"${as[@]}" perl common/grader/check.pl --submission "$root/submission" --results "$root/results/results.json" ${CHECK_ARGS:-}
 exit 0
 RUN
 chmod +x "$stage/setup.sh" "$stage/run_autograder"
