@@ -148,6 +148,27 @@ sub sandbox_env {
     return (STENCIL_SANDBOX_WRITE => "$dir:/dev:/proc/self", STENCIL_SANDBOX_READ => join(':', @READ_DIRS), TMPDIR => $dir);
 }
 
+# A run's stderr summed up: the last line that says something (not one of mpirun's rules of
+# dashes) as err_last, and the last report of a failed call on any process (the harness's
+# "... failed: why") as err_failed.
+sub last_words {
+    my ($r) = @_;
+    my @lines = grep { /\S/ && !/^[\s*=-]+$/ } split /\n/, $r->{err};
+    $r->{err_last} = $lines[-1] // '';
+    ($r->{err_failed}) = grep { /failed:/ } reverse @lines;
+    return $r;
+}
+
+# A file of --serve requests for a program in `dir`: "dump VARIANT SEED OUT" for each variant,
+# OUT being `out` with %s for the variant ("-": nothing written). Returns its path.
+sub dump_requests {
+    my ($dir, $seed, $out, @variants) = @_;
+    open my $fh, '>', "$dir/requests" or finish(2, "make check: cannot write in $dir");
+    printf $fh "dump %s %s %s\n", $_, $seed, $out =~ /%s/ ? sprintf($out, $_) : $out for @variants;
+    close $fh;
+    return "$dir/requests";
+}
+
 # run(dir, limit, cmd...) -> {status, signal, timed_out, wall, out, err, err_last}; the program
 # reads $RUN_STDIN (default /dev/null), in the sandbox of `dir` unless $RUN_TRUSTED or `dir` is this
 # grader's private folder (its own programs: the references, compare-dump).
@@ -190,12 +211,7 @@ sub run {
         $r{$k} = $fh ? <$fh> // '' : '';
         unlink $f;
     }
-    # the last line that says something (not one of mpirun's rules of dashes), and the last
-    # report of a failed call on any process (the harness's "... failed: why")
-    my @lines = grep { /\S/ && !/^[\s*=-]+$/ } split /\n/, $r{err};
-    $r{err_last} = $lines[-1] // '';
-    ($r{err_failed}) = grep { /failed:/ } reverse @lines;
-    return \%r;
+    return last_words(\%r);
 }
 
 # A line a student's program or compiler wrote, to show in a verdict: printable ASCII (no terminal
@@ -285,11 +301,8 @@ sub serve_stop {
         $r{err} = <$fh> // '';
     }
     unlink "$s->{dir}/.serve-stderr";
-    my @lines = grep { /\S/ && !/^[\s*=-]+$/ } split /\n/, $r{err};
-    $r{err_last} = $lines[-1] // '';
-    ($r{err_failed}) = grep { /failed:/ } reverse @lines;
     trace(sprintf "serve exit %d: %s", $r{status}, $s->{cmd});
-    return \%r;
+    return last_words(\%r);
 }
 
 sub why_failed {
@@ -641,12 +654,7 @@ for my $lab (@labs) {
         next unless @owed;
         my ($seed) = fresh_seeds(1);
         # one dump request a variant, read from a file: the program answers them in turn
-        my $requests = sub {
-            open my $fh, '>', "$work/requests" or finish(2, "make check: cannot write in $work");
-            print $fh "dump $_ $seed out-$_.raw\n" for @_;
-            close $fh;
-            return "$work/requests";
-        };
+        my $requests = sub { dump_requests($work, $seed, 'out-%s.raw', @_) };
         my $r = do { local $RUN_STDIN = $requests->(@owed); run($work, limit($opt{'run-limit'}), @launch, $bin, '--serve', @args, '--quiet') };
         my %refs;
         for my $v (@owed) {
@@ -692,12 +700,7 @@ for my $lab (@labs) {
     my %named = map { ($_ => 1) } $san =~ /--variant[= ](\S+)/g;  # a case may name the variants it is for
     my @at = grep { !$sl->{refuses}{$_} && (!%named || $named{$_}) } @variants;
     my ($seed) = fresh_seeds(1);
-    my $requests = sub {  # a run of each variant, nothing written
-        open my $fh, '>', "$work/requests" or finish(2, "make check: cannot write in $work");
-        print $fh "dump $_ $seed -\n" for @_;
-        close $fh;
-        return "$work/requests";
-    };
+    my $requests = sub { dump_requests($work, $seed, '-', @_) };  # a run of each variant, nothing written
     if (budget_left() <= 0) {  # unchecked is not clean
         push @{ $t{$_}{fails} }, "not graded: the time budget ($opt{budget}s) ran out" for grep { !@{ $t{$_}{fails} } } @at;
         next;
