@@ -141,8 +141,8 @@ static const char *not_above_half(const struct problem *p) { return p->param[0] 
 
 static void test_parse_options(void)
 {
-    static const struct variant vs[] = {{"a", "", fake_launch, fake_refuse, NULL, 0, NULL, 0},
-                                        {"b", "", fake_launch, fake_refuse, NULL, 0, NULL, 0}};
+    static const struct variant vs[] = {{"a", "", fake_launch, fake_refuse, NULL, 0, NULL, 0, 0},
+                                        {"b", "", fake_launch, fake_refuse, NULL, 0, NULL, 0, 0}};
     static const struct lab_param diffusion[] = {{"diffusion", "D", 0.1, 0, 1}};
     struct lab plain = {0}, ordered = {0}, stepped = {0};
     plain.number = 9;

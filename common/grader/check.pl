@@ -617,7 +617,7 @@ for my $lab (@labs) {
     my $n = lab_number($lab);
     my $ref = -f "$PRIVATE/ref/sol$n" ? "sol$n" : undef;
     my $l = listing($ref ? private_program($ref) : "./lab$n");
-    my @variants = @{ $l->{variants} };
+    my @variants = grep { !$l->{given}{$_} } @{ $l->{variants} };  # given code is not graded
     my %t;  # variant -> { fails => [...], notes => [...], owed => cases it was run at, refused => why }
     $t{$_} = { fails => [], notes => [], owed => 0 } for @variants;
     my $fail_all = sub { my ($why) = @_; push @{ $t{$_}{fails} }, $why for @variants };

@@ -31,15 +31,17 @@ struct variant {
     int kind;           // which answer it computes, for labs with several (lab 6: d/dx, d/dy, d/dz)
     setup_fn *prepare;  // optional: per-variant set-up before its runs, never timed
     int optional;       // a "going further" variant: make check grades it as extra credit
+    int given;          // given code the student measures but does not write: make check leaves it out
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
 
 // The three functions of variant V, declared in the definition, defined in the kernels file.
 #define DECLARE_VARIANT(v) launch_fn launch_##v; refuse_fn refuse_##v; model_fn model_##v
-#define VARIANT_WITH(v, about, kind, optional) {#v, about, launch_##v, refuse_##v, model_##v, kind, NULL, optional}
-#define VARIANT(v, about, kind) VARIANT_WITH(v, about, kind, 0)
-#define VARIANT_OPTIONAL(v, about, kind) VARIANT_WITH(v, about, kind, 1)  // a "going further" variant
+#define VARIANT_WITH(v, about, kind, optional, given) {#v, about, launch_##v, refuse_##v, model_##v, kind, NULL, optional, given}
+#define VARIANT(v, about, kind) VARIANT_WITH(v, about, kind, 0, 0)
+#define VARIANT_OPTIONAL(v, about, kind) VARIANT_WITH(v, about, kind, 1, 0)  // a "going further" variant
+#define VARIANT_GIVEN(v, about, kind) VARIANT_WITH(v, about, kind, 0, 1)     // given code, not graded
 
 // A lab option of its own (lab 7: --diffusion), a real number in [min, max].
 struct lab_param {

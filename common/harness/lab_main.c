@@ -75,7 +75,8 @@ static void print_list(struct options *o, int gpus)
     problem_tolerance(lab, &o->prob, &l2, &atol, &rtol);
     printf("lab %d %s\n", lab->number, lab->name);
     for (int v = 0; v < lab->n_variants; v++)
-        printf("variant %s %d%s\n", lab->variants[v].name, lab->variants[v].kind, lab->variants[v].optional ? " optional" : "");
+        printf("variant %s %d%s\n", lab->variants[v].name, lab->variants[v].kind,
+               lab->variants[v].optional ? " optional" : lab->variants[v].given ? " given" : "");
     int count = 0;
     struct cudaDeviceProp prop;
     if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 && cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {

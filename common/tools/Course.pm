@@ -57,7 +57,7 @@ sub listing {
     while (my $line = <$fh>) {
         chomp $line;
         if ($line =~ /^lab (\d+) (\S+)$/) { @l{qw(lab name)} = ($1, $2) }
-        elsif ($line =~ /^variant (\S+) (\d+)( optional)?$/) { push @{ $l{variants} }, $1; $l{kind}{$1} = $2; $l{optional}{$1} = 1 if $3 }
+        elsif ($line =~ /^variant (\S+) (\d+)(?: (optional|given))?$/) { push @{ $l{variants} }, $1; $l{kind}{$1} = $2; $l{$3}{$1} = 1 if $3 }
         elsif ($line =~ /^refuses (\S+) (.*)$/) { $l{refuses}{$1} = $2 }
         elsif ($line =~ /^case (.+?) : (.*)$/) { push @{ $l{cases} }, { kinds => { map { $_ => 1 } split ' ', $1 }, args => $2 } }
         elsif ($line =~ /^tolerance (\S+) (\S+) (\S+)(?: (\S+))?$/) { $l{tolerance} = [ $1, $2, $3, $4 // 0 ] }
