@@ -25,14 +25,14 @@ my %err;
 for my $np (1 .. 4) {
     my $r = run(mpi_launch($np), $bin, @case, '--csv', "$dir/np$np.csv");
     is($r->{status}, 0, "$np processes: exit 0") or diag($r->{out} . $r->{err});
-    is(scalar(grep { /\| PASS/ } rows($r->{out})), 4, "$np processes: every variant PASSes (the gathered grid against the CPU reference)");
+    is(scalar(grep { /\| PASS/ } rows($r->{out})), 5, "$np processes: every variant PASSes (the gathered grid against the CPU reference)");
     my ($err) = map { /\|\s+([\d.e+-]+) \| PASS/ ? $1 : () } rows($r->{out});
     $err{$np} = $err // 'none';
     is(scalar(() = $r->{out} =~ /^lab 9 /mg), 1, "$np processes: one table, printed by rank 0");
     like($r->{out}, qr/$np ranks on $np GPUs/, "$np processes: the header says how many") if $np > 1;
     open my $fh, '<', "$dir/np$np.csv";
     my @lines = $fh ? grep { !/^gpu,/ } <$fh> : ();
-    is(scalar(grep { /,$np,$np,launch,sm_\d+$/ } @lines), 4, "$np processes: one CSV row per variant, with ranks and gpus $np");
+    is(scalar(grep { /,$np,$np,launch,sm_\d+$/ } @lines), 5, "$np processes: one CSV row per variant, with ranks and gpus $np");
 }
 is(scalar(keys %{ { map { $_ => 1 } values %err } }), 1, "the same error against the reference with 1 to 4 processes ($err{1})");
 
@@ -40,7 +40,7 @@ is(scalar(keys %{ { map { $_ => 1 } values %err } }), 1, "the same error against
     local $ENV{FAKE_BUG} = 'skip';
     my $r = run(mpi_launch(2), $bin, @case);
     is($r->{status}, 1, 'an exchange skipped every other step: exit 1');
-    is(scalar(grep { /\| FAIL: \d+ of \d+ points/ } rows($r->{out})), 4, 'and every variant FAILs, the bad points counted over the whole grid');
+    is(scalar(grep { /\| FAIL: \d+ of \d+ points/ } rows($r->{out})), 5, 'and every variant FAILs, the bad points counted over the whole grid');
 }
 
 {
@@ -60,7 +60,7 @@ like($r->{err}, qr/^\S+: 4 ranks give slabs of 3 planes, thinner than the 4 ghos
     $r = run(mpi_launch(2), $bin, @case);
     is($r->{status}, 0, '2 processes on 1 GPU: exit 0') or diag($r->{out} . $r->{err});
     like($r->{out}, qr/\(2 ranks share 1 GPU: the times are not a scaling result\)/, 'it says that the times are no scaling result');
-    is(scalar(() = $r->{out} =~ /^\(variant nccl\S* skipped: NCCL needs one rank per GPU/mg), 2, 'the NCCL variants are refused');
+    is(scalar(() = $r->{out} =~ /^\(variant nccl\S* skipped: NCCL needs one rank per GPU/mg), 3, 'the NCCL variants are refused');
 }
 
 $r = run(mpi_launch(3), $bin, @case, '--variant', 'mpi_staged', '--dump', "$dir/dump.raw", '--quiet');

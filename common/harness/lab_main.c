@@ -150,9 +150,9 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     sandbox_files_if_asked();  // before the CUDA runtime starts threads (Landlock binds this one and its children)
     const int first = ranks_rank() == 0, ranks = ranks_size();
     if (lab->n_fields > MAX_FIELDS || lab->n_params > MAX_PARAMS || lab->dims > MAX_DIMS ||
-        (lab->ghost && (!lab->input || lab->row_align))) {
+        (lab->ghost && !lab->input)) {
         fprintf(stderr, "%s: lab %d defines more fields, parameters or dimensions than common/harness/definition.h allows, "
-                "or ghost planes without its own inputs or with padded rows\n", program_name(), lab->number);
+                "or ghost planes without its own inputs\n", program_name(), lab->number);
         return 2;
     }
     struct options o;

@@ -12,6 +12,7 @@ DECLARE_VARIANT(mpi_staged);
 DECLARE_VARIANT(mpi_overlap);
 DECLARE_VARIANT(nccl);
 DECLARE_VARIANT(nccl_overlap);
+DECLARE_VARIANT(nccl_graph);
 setup_fn setup_kernels;  // the weights, the streams, the host buffers, the NCCL communicator
 
 static const struct variant VARIANTS[] = {
@@ -19,6 +20,7 @@ static const struct variant VARIANTS[] = {
     VARIANT(mpi_overlap, "003's scheme: the boundary planes first, their MPI exchange behind the interior", 0),
     VARIANT(nccl, "compute the slab, then ncclSend/ncclRecv GPU to GPU (one rank per GPU)", 0),
     VARIANT(nccl_overlap, "the boundary planes first, NCCL behind the interior (one rank per GPU)", 0),
+    VARIANT_GIVEN(nccl_graph, "nccl_overlap's steps as one CUDA graph, replayed (given)", 0),
 };
 
 // A case's `npN` kind: run it under mpirun -np N (tests, make check and make bench do). Sizes
@@ -30,6 +32,9 @@ static const struct lab_case CASES[] = {
     {"test grade np3", "--size 48x36x50 --steps 1"},
     {"test grade np4", "--size 40x33x41 --steps 6 --model 1 --sponge 4"},
     {"test grade np4", "--size 36x28x16 --steps 3"},
+    // queue4's whole tiles and its thin remainders (5 columns, 4 rows) in every slab, the source
+    // in the second of three
+    {"test grade np3", "--size 133x36x60 --steps 4 --model 1 --sponge 3"},
     {"test np2", "--size 512x512x512 --steps 4"},
     {"small sanitize", "--size 40x30x26 --steps 3"},
     {"refused np4", "--size 64x64x15"},
@@ -43,6 +48,7 @@ const struct lab LAB = {
     WAVE_DEFINITION,  // lab 8's problem; the exchange's bytes are not counted in the 16 per point-step
     .setup = setup_kernels,
     .ghost = WAVE_R,
+    .row_align = 32,  // every row 128-byte aligned: lab 8's queue4 computes the slabs
     .variants = VARIANTS,
     .n_variants = COUNT(VARIANTS),
     .cases = CASES,

@@ -9,14 +9,18 @@
 //                  exchange while the interior is computed on another stream
 //   nccl           compute, then ncclSend/ncclRecv straight between the GPUs' arrays
 //   nccl_overlap   the boundary first, NCCL while the interior is computed
+//   nccl_graph     nccl_overlap's steps captured once as a CUDA graph: a run is one launch
+// Every slab is computed with lab 8's fastest step (queue4, given in common/device/wave_queue4.cuh),
+// so that two GPUs are measured against the best that one does.
 // Build and run: make lab9 && mpirun -np 2 ./lab9        (make sol9 for the solution)
 // The problem (lab.c): ctx->in[0] = u(-dt), ctx->in[1] = u(0) (its ghost planes filled),
 // ctx->in[2] = vsq; leave u(S dt) in ctx->out[0] (the slab's planes); ctx->scratch[0] is a work
 // array; every field has G ghost planes below (negative offsets) and above (past the slab).
 #include <nccl.h>
+#include <string.h>
 
 #include "ranks.h"
-#include "wave.cuh"  // wave.h, and the weights c_wave
+#include "wave_queue4.cuh"  // lab 8's fastest step, given: queue4_step, struct wave_step
 
 // A failed NCCL call: one line naming it, exit status 1 (as CUDA_CHECK for the CUDA runtime).
 #define NCCL_CHECK(call)                                                             \
@@ -28,43 +32,16 @@
 
 enum { G = WAVE_R };  // ghost planes: the stencil's reach in z
 
-// ---- the step: lab 8's update on local planes zlo .. zhi - 1 of the slab ----
+// ---- the step: lab 8's queue4 on local planes zlo .. zhi - 1 of the slab ----
 
-struct step_args {
-    const float *u, *up, *vsq;  // the slab's first plane; u's ghost planes are read
-    float *next;                // may be up itself (in place, as in lab 8)
-    int nx, ny, nz, z0, sponge; // nz: the whole grid's; z0: the slab's first plane in the grid
-    size_t src;                 // the source point's index in the whole grid (SIZE_MAX: none)
-    float amp;
-};
-
-// One point per thread, the neighbours from global memory (lab 8's naive kernel: the caches
-// serve the reuse): fast enough that the exchange matters, simple enough to read.
-__global__ void __launch_bounds__(256) wave_slab(struct step_args a, int zlo)
+// Planes zlo .. zhi - 1 of the slab on `stream` (nothing when the range is empty). The arrays'
+// plane 0 is the slab's first (a->zg = p->slab_z0): u's ghost planes are read where they lie in
+// the grid.
+static inline void step_planes(const struct problem *p, const struct wave_step *a, int zlo, int zhi, cudaStream_t stream)
 {
-    const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y, z = zlo + blockIdx.z;
-    if (x >= a.nx || y >= a.ny) return;
-    const size_t sy = a.nx, sz = (size_t)a.nx * a.ny, i = z * sz + y * sy + x;
-    const int d = wave_depth(x, y, a.z0 + z, a.nx, a.ny, a.nz);  // the depth in the whole grid
-    float v = 0.f;
-    if (d >= 0) {
-        const float *u = a.u + i;
-        float lap = c_wave[0] * u[0];
-#pragma unroll
-        for (int k = 1; k <= WAVE_R; k++)
-            lap += c_wave[k] * (u[-k] + u[k] + u[-k * (long)sy] + u[k * (long)sy] + u[-k * (long)sz] + u[k * (long)sz]);
-        v = wave_leapfrog(u[0], a.up[i], a.vsq[i], lap, d, a.sponge);
-        if ((size_t)(a.z0 + z) * sz + y * sy + x == a.src) v += a.amp;
-    }
-    a.next[i] = v;
-}
-
-// Planes zlo .. zhi - 1 of the slab on `stream` (nothing when the range is empty).
-static inline void step_planes(const struct problem *p, const struct step_args *a, int zlo, int zhi, cudaStream_t stream)
-{
-    if (zhi <= zlo) return;
-    dim3 block(32, 8), grid(ceil_div(p->n[0], 32), ceil_div(p->n[1], 8), (unsigned)(zhi - zlo));
-    wave_slab<<<grid, block, 0, stream>>>(*a, zlo);
+    struct wave_step b = *a;
+    b.z0 = zlo, b.z1 = zhi;
+    queue4_step(p, &b, stream);
 }
 
 // ---- what the variants share: streams, host buffers, the NCCL communicator ----
@@ -93,13 +70,23 @@ static inline int above(const struct context *ctx) { return ctx->rank < ctx->ran
 // S steps: as in lab 8 the new level overwrites the oldest, and the first array is chosen so that
 // the last level lands in ctx->out[0]. `step` computes the new level of the slab into a->next and,
 // when `exchange` is set, leaves the neighbours' planes in its ghost planes.
-typedef void step_fn(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange);
+typedef void step_fn(const struct problem *p, const struct context *ctx, const struct wave_step *a, int exchange);
 
-static void run_steps(const struct problem *p, const struct context *ctx, step_fn *step)
+// The source's element in this slab's arrays, or SIZE_MAX where it lies in another slab.
+static size_t slab_source(const struct problem *p)
+{
+    const size_t plane = p->n[0] * p->n[1], z = p->source ? p->source_at / plane : 0;
+    if (!p->source || z < p->slab_z0 || z >= p->slab_z0 + p->slab_nz) return SIZE_MAX;
+    return device_index(p, p->source_at) - p->slab_z0 * p->pitch * p->n[1];
+}
+
+// The S steps' launches and exchanges, queued on the streams (run_steps waits for them).
+static void issue_steps(const struct problem *p, const struct context *ctx, step_fn *step)
 {
     float *a = p->steps % 2 ? ctx->out[0] : ctx->scratch[0], *b = p->steps % 2 ? ctx->scratch[0] : ctx->out[0];
-    struct step_args s = {ctx->in[1], ctx->in[0], ctx->in[2], NULL, (int)p->n[0], (int)p->n[1], (int)p->n[2],
-                          (int)p->slab_z0, (int)p->param[WAVE_SPONGE], p->source ? p->source_at : SIZE_MAX, 0.f};
+    struct wave_step s = {ctx->in[1], ctx->in[0], ctx->in[2], NULL, (int)p->n[0], (int)p->pitch, (int)p->n[1],
+                          (int)p->n[2], (int)p->slab_z0, (int)p->param[WAVE_SPONGE], slab_source(p), 0.f,
+                          0, (int)p->n[0], 0, (int)p->n[1], 0, (int)p->slab_nz};
     for (int k = 0; k < p->steps; k++) {
         s.next = k % 2 == 0 ? a : b;
         s.amp = p->source ? p->source[k] : 0.f;
@@ -107,24 +94,30 @@ static void run_steps(const struct problem *p, const struct context *ctx, step_f
         s.up = s.u;
         s.u = s.next;
     }
+}
+
+static void run_steps(const struct problem *p, const struct context *ctx, step_fn *step)
+{
+    issue_steps(p, ctx, step);
     CUDA_CHECK(cudaStreamSynchronize(s_edge));
     CUDA_CHECK(cudaStreamSynchronize(s_inner));
 }
 
 // The first G planes of the slab, its last G planes, and the ghost planes below and above it.
+// Planes are p->pitch * p->n[1] elements (rows padded: lab.h); the padding travels with them.
 #define FIRST(a, p) ((a)->next)
-#define LAST(a, p) ((a)->next + ((p)->slab_nz - G) * (p)->n[0] * (p)->n[1])
-#define GHOST_LO(a, p) ((a)->next - (size_t)G * (p)->n[0] * (p)->n[1])
-#define GHOST_HI(a, p) ((a)->next + (p)->slab_nz * (p)->n[0] * (p)->n[1])
+#define LAST(a, p) ((a)->next + ((p)->slab_nz - G) * (p)->pitch * (p)->n[1])
+#define GHOST_LO(a, p) ((a)->next - (size_t)G * (p)->pitch * (p)->n[1])
+#define GHOST_HI(a, p) ((a)->next + (p)->slab_nz * (p)->pitch * (p)->n[1])
 
 // Through the host: the boundary planes of a->next to pinned buffers, MPI with the neighbours
 // (halo_exchange in common/harness/ranks.c), the answers into the ghost planes; on `stream`, and the
 // host waits for the copies before it sends. A CUDA-aware MPI (reported at run time; not the
 // Open MPI of Debian or of the course's GPU machines) takes the GPU's planes directly.
-static void exchange_staged(const struct problem *p, const struct context *ctx, const struct step_args *a,
+static void exchange_staged(const struct problem *p, const struct context *ctx, const struct wave_step *a,
                             cudaStream_t stream)
 {
-    const size_t count = (size_t)G * p->n[0] * p->n[1], bytes = count * sizeof(float);
+    const size_t count = (size_t)G * p->pitch * p->n[1], bytes = count * sizeof(float);
     // TODO(student): copy the first G planes (if there is a rank below) and the last G planes (if
     // there is one above) to h_send_lo and h_send_hi on `stream`, wait for the copies, exchange
     // with halo_exchange, then copy h_recv_lo and h_recv_hi into the ghost planes on `stream`.
@@ -147,10 +140,10 @@ static void exchange_staged(const struct problem *p, const struct context *ctx, 
 
 // GPU to GPU: ncclSend and ncclRecv in one group on `stream`, straight from the boundary planes
 // into the neighbours' ghost planes.
-static void exchange_nccl(const struct problem *p, const struct context *ctx, const struct step_args *a,
+static void exchange_nccl(const struct problem *p, const struct context *ctx, const struct wave_step *a,
                           cudaStream_t stream)
 {
-    const size_t count = (size_t)G * p->n[0] * p->n[1];
+    const size_t count = (size_t)G * p->pitch * p->n[1];
     // TODO(student): between ncclGroupStart() and ncclGroupEnd(), with the rank below: receive
     // into the lower ghost planes and send the first G planes; with the rank above: receive into
     // the upper ghost planes and send the last G planes (ncclFloat, s_nccl, on `stream`).
@@ -178,11 +171,11 @@ static inline void join_streams(void)
 }
 
 // ---- the two schedules of a step, each with either exchange ----
-typedef void exchange_fn(const struct problem *p, const struct context *ctx, const struct step_args *a,
+typedef void exchange_fn(const struct problem *p, const struct context *ctx, const struct wave_step *a,
                          cudaStream_t stream);
 
 // mpi_staged and nccl: the whole slab, then the exchange.
-static void step_plain(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange,
+static void step_plain(const struct problem *p, const struct context *ctx, const struct wave_step *a, int exchange,
                        exchange_fn *xchg)
 {
     // TODO(student): every plane of the slab (step_planes) on s_edge, then, if `exchange`,
@@ -195,7 +188,7 @@ static void step_plain(const struct problem *p, const struct context *ctx, const
 
 // mpi_overlap and nccl_overlap, 003's scheme: the boundary planes first; their exchange hides
 // behind the interior.
-static void step_overlapped(const struct problem *p, const struct context *ctx, const struct step_args *a,
+static void step_overlapped(const struct problem *p, const struct context *ctx, const struct wave_step *a,
                             int exchange, exchange_fn *xchg)
 {
     const int nz = (int)p->slab_nz, lo_end = nz < G ? nz : G, hi_start = nz - G > lo_end ? nz - G : lo_end;
@@ -211,32 +204,84 @@ static void step_overlapped(const struct problem *p, const struct context *ctx, 
     // END SOLUTION
 }
 
-static void step_staged(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
+static void step_staged(const struct problem *p, const struct context *ctx, const struct wave_step *a, int exchange)
 {
     step_plain(p, ctx, a, exchange, exchange_staged);
 }
-static void step_overlap(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
+static void step_overlap(const struct problem *p, const struct context *ctx, const struct wave_step *a, int exchange)
 {
     step_overlapped(p, ctx, a, exchange, exchange_staged);
 }
-static void step_nccl(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
+static void step_nccl(const struct problem *p, const struct context *ctx, const struct wave_step *a, int exchange)
 {
     step_plain(p, ctx, a, exchange, exchange_nccl);
 }
-static void step_nccl_overlap(const struct problem *p, const struct context *ctx, const struct step_args *a, int exchange)
+static void step_nccl_overlap(const struct problem *p, const struct context *ctx, const struct wave_step *a, int exchange)
 {
     step_overlapped(p, ctx, a, exchange, exchange_nccl);
 }
 
+// ---- nccl_graph: nccl_overlap's S steps captured once as a CUDA graph, then replayed ----
+// A step of nccl_overlap is about seven launches, events and NCCL calls; the graph makes a run one
+// launch. Its kernels' arguments (the arrays, the source's amplitudes) are baked in when it is
+// captured, so it is captured again whenever what a run launches changes (a new problem, other
+// arrays); the harness's warm-up runs pay for the capture.
+
+struct graph_key {
+    const float *arrays[5];
+    size_t n[3], slab_z0, slab_nz;
+    int steps, ranks;
+    double param[3];
+    unsigned long long source;  // FNV-1a of the source's amplitudes and place (0: none)
+};
+
+static cudaGraphExec_t s_graph;
+static struct graph_key s_graph_key;
+
+static struct graph_key key_of(const struct problem *p, const struct context *ctx)
+{
+    struct graph_key k;
+    memset(&k, 0, sizeof k);  // the padding too: keys are compared with memcmp
+    const float *arrays[5] = {ctx->in[0], ctx->in[1], ctx->in[2], ctx->out[0], ctx->scratch[0]};
+    memcpy(k.arrays, arrays, sizeof arrays);
+    memcpy(k.n, p->n, sizeof k.n);
+    k.slab_z0 = p->slab_z0, k.slab_nz = p->slab_nz, k.steps = p->steps, k.ranks = ctx->ranks;
+    for (int i = 0; i < 3; i++) k.param[i] = p->param[i];
+    if (p->source) {
+        unsigned long long h = 1469598103934665603ull ^ p->source_at;
+        const unsigned char *b = (const unsigned char *)p->source;
+        for (size_t i = 0; i < p->steps * sizeof *p->source; i++) h = (h ^ b[i]) * 1099511628211ull;
+        k.source = h | 1;
+    }
+    return k;
+}
+
+static void launch_graph(const struct problem *p, const struct context *ctx)
+{
+    const struct graph_key k = key_of(p, ctx);
+    if (!s_graph || memcmp(&k, &s_graph_key, sizeof k)) {
+        if (s_graph) CUDA_CHECK(cudaGraphExecDestroy(s_graph));
+        cudaGraph_t g;
+        // The interior's stream joins the capture through an event of the edge's, and is joined
+        // back before it ends (every captured stream must be).
+        CUDA_CHECK(cudaStreamBeginCapture(s_edge, cudaStreamCaptureModeRelaxed));
+        CUDA_CHECK(cudaEventRecord(e_edge, s_edge));
+        CUDA_CHECK(cudaStreamWaitEvent(s_inner, e_edge, 0));
+        issue_steps(p, ctx, step_nccl_overlap);
+        CUDA_CHECK(cudaEventRecord(e_inner, s_inner));
+        CUDA_CHECK(cudaStreamWaitEvent(s_edge, e_inner, 0));
+        CUDA_CHECK(cudaStreamEndCapture(s_edge, &g));
+        CUDA_CHECK(cudaGraphInstantiate(&s_graph, g, 0));
+        CUDA_CHECK(cudaGraphDestroy(g));
+        s_graph_key = k;
+    }
+    CUDA_CHECK(cudaGraphLaunch(s_graph, s_edge));
+    CUDA_CHECK(cudaStreamSynchronize(s_edge));
+}
+
 // ---- the variants ----
 
-static const char *refuse_grid(const struct problem *p)
-{
-    if (ceil_div(p->n[1], 8) > 65535 || p->slab_nz > 65535) return "too many blocks along y or z for the grid (65535 at most)";
-    if (p->n[0] > (1u << 30) || p->n[1] > (1u << 30) || p->n[2] > (1u << 30))
-        return "every dimension must be at most 2^30 (int coordinates)";
-    return NULL;
-}
+static const char *refuse_grid(const struct problem *p) { return queue4_refuse(p, p->slab_nz); }
 
 static const char *refuse_nccl_any(const struct problem *p)
 {
@@ -244,34 +289,43 @@ static const char *refuse_nccl_any(const struct problem *p)
     return refuse_grid(p);
 }
 
-// The slab's u once (its ghost planes once more), u_prev and vsq once; one write. The exchange
-// moves 2 G planes per process per step, counted in the handout, not here.
-static void model_slab(const struct problem *p, double *r, double *w)
+// u_prev and vsq once, one write, and u as queue4 reads it (wave_queue4.cuh): its tiles' halos and
+// the 2R planes that fill each chunk's queue (the slab's ghost planes among them). The
+// overlapped schedule computes the G planes at each end in chunks of their own, which read u
+// three times. The exchange moves 2 G planes per process per step, counted in the handout, not here.
+static void model_slab(const struct problem *p, int overlapped, double *r, double *w)
 {
-    *r = 3 + 2.0 * (double)G / (double)p->slab_nz;
+    const size_t nz = p->slab_nz;
+    double u = queue4_reads(p, nz);
+    if (overlapped && nz > 2 * G) u = (2 * G * queue4_reads(p, G) + (nz - 2 * G) * queue4_reads(p, nz - 2 * G)) / nz;
+    if (!queue4_fits(p)) u = 6 * WAVE_R + 1;  // wave_box: every neighbour a load
+    *r = u + 2;
     *w = 1;
 }
 
 extern "C" void launch_mpi_staged(const struct problem *p, const struct context *ctx) { run_steps(p, ctx, step_staged); }
 extern "C" const char *refuse_mpi_staged(const struct problem *p) { return refuse_grid(p); }
-extern "C" void model_mpi_staged(const struct problem *p, double *r, double *w) { model_slab(p, r, w); }
+extern "C" void model_mpi_staged(const struct problem *p, double *r, double *w) { model_slab(p, 0, r, w); }
 extern "C" void launch_mpi_overlap(const struct problem *p, const struct context *ctx) { run_steps(p, ctx, step_overlap); }
 extern "C" const char *refuse_mpi_overlap(const struct problem *p) { return refuse_grid(p); }
-extern "C" void model_mpi_overlap(const struct problem *p, double *r, double *w) { model_slab(p, r, w); }
+extern "C" void model_mpi_overlap(const struct problem *p, double *r, double *w) { model_slab(p, 1, r, w); }
 extern "C" void launch_nccl(const struct problem *p, const struct context *ctx) { run_steps(p, ctx, step_nccl); }
 extern "C" const char *refuse_nccl(const struct problem *p) { return refuse_nccl_any(p); }
-extern "C" void model_nccl(const struct problem *p, double *r, double *w) { model_slab(p, r, w); }
+extern "C" void model_nccl(const struct problem *p, double *r, double *w) { model_slab(p, 0, r, w); }
 extern "C" void launch_nccl_overlap(const struct problem *p, const struct context *ctx) { run_steps(p, ctx, step_nccl_overlap); }
 extern "C" const char *refuse_nccl_overlap(const struct problem *p) { return refuse_nccl_any(p); }
-extern "C" void model_nccl_overlap(const struct problem *p, double *r, double *w) { model_slab(p, r, w); }
+extern "C" void model_nccl_overlap(const struct problem *p, double *r, double *w) { model_slab(p, 1, r, w); }
+extern "C" void launch_nccl_graph(const struct problem *p, const struct context *ctx) { launch_graph(p, ctx); }
+extern "C" const char *refuse_nccl_graph(const struct problem *p) { return refuse_nccl_any(p); }
+extern "C" void model_nccl_graph(const struct problem *p, double *r, double *w) { model_slab(p, 1, r, w); }
 
-// Before any timing: the weights; the two streams (blocking, so that the harness's events on the
+// Before any timing: the weights and the ring's shared memory (queue4_setup); the two streams (blocking, so that the harness's events on the
 // legacy default stream order them) with the boundary's at the higher priority; the host
 // buffers; and, with one rank per GPU, the NCCL communicator (rank 0 makes its id, MPI takes it
 // to the others: ranks_bcast).
 extern "C" void setup_kernels(const struct problem *p)
 {
-    wave_setup_weights();
+    queue4_setup(p);
     if (!s_edge) {
         int least, greatest;  // numerically lower is higher priority
         CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
@@ -280,7 +334,7 @@ extern "C" void setup_kernels(const struct problem *p)
         CUDA_CHECK(cudaEventCreateWithFlags(&e_edge, cudaEventDisableTiming));
         CUDA_CHECK(cudaEventCreateWithFlags(&e_inner, cudaEventDisableTiming));
     }
-    host_buffers((size_t)G * p->n[0] * p->n[1]);
+    host_buffers((size_t)G * p->pitch * p->n[1]);
     if (!s_have_nccl && p->ranks > 1 && p->ranks <= p->gpus) {  // one process exchanges nothing
         ncclUniqueId id;
         if (ranks_rank() == 0) NCCL_CHECK(ncclGetUniqueId(&id));

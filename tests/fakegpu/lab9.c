@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Lab 9's kernels file as host code, for the fake GPU (tests/fakegpu/gpu.c): the solution's
-// scheme (z-slabs, 4 ghost planes, the new level in place of the oldest, the boundary planes
-// exchanged after every step but the last through halo_exchange), so that the harness's
+// scheme (z-slabs, 4 ghost planes, rows p->pitch apart, the new level in place of the oldest, the
+// boundary planes exchanged after every step but the last through halo_exchange), so that the harness's
 // processes, slabs, gather and verdicts can be tested under mpirun without a GPU. Every variant
 // runs the same code; FAKE_BUG=skip exchanges only every other step (a wrong answer on rank > 0),
 // FAKE_BUG=fail makes rank 1 fail a call (the harness's one error path, which must end every rank).
@@ -20,7 +20,7 @@ static void step_planes(const struct problem *p, const float *u, const float *up
                         int zlo, int zhi)
 {
     const int nx = (int)p->n[0], ny = (int)p->n[1], nz = (int)p->n[2], z0 = (int)p->slab_z0;
-    const size_t sy = (size_t)nx, sz = (size_t)nx * ny;
+    const size_t sy = p->pitch, sz = p->pitch * ny;
     const int sponge = (int)p->param[WAVE_SPONGE];
     for (int z = zlo; z < zhi; z++)
         for (int y = 0; y < ny; y++)
@@ -42,7 +42,7 @@ static void step_planes(const struct problem *p, const float *u, const float *up
 
 static void run_steps(const struct problem *p, const struct context *ctx)
 {
-    const size_t plane = p->n[0] * p->n[1], count = (size_t)G * plane;
+    const size_t plane = p->pitch * p->n[1], grid_plane = p->n[0] * p->n[1], count = (size_t)G * plane;
     float *a = p->steps % 2 ? ctx->out[0] : ctx->scratch[0], *b = p->steps % 2 ? ctx->scratch[0] : ctx->out[0];
     const float *u = ctx->in[1], *up = ctx->in[0];
     float *buf = malloc(4 * count * sizeof *buf);
@@ -52,8 +52,8 @@ static void run_steps(const struct problem *p, const struct context *ctx)
     for (int k = 0; k < p->steps; k++) {
         float *next = k % 2 == 0 ? a : b;
         step_planes(p, u, up, ctx->in[2], next, 0, (int)p->slab_nz);
-        if (p->source && p->source_at / plane >= p->slab_z0 && p->source_at / plane < p->slab_z0 + p->slab_nz)
-            next[p->source_at - p->slab_z0 * plane] += p->source[k];
+        if (p->source && p->source_at / grid_plane >= p->slab_z0 && p->source_at / grid_plane < p->slab_z0 + p->slab_nz)
+            next[device_index(p, p->source_at) - p->slab_z0 * plane] += p->source[k];
         if (k < p->steps - 1 && ctx->ranks > 1 && !(skip && k % 2)) {
             memcpy(buf, next, count * sizeof *buf);                                        // first G planes
             memcpy(buf + count, next + (p->slab_nz - G) * plane, count * sizeof *buf);     // last G planes
@@ -86,6 +86,9 @@ void model_nccl(const struct problem *p, double *r, double *w) { model(p, r, w);
 void launch_nccl_overlap(const struct problem *p, const struct context *ctx) { run_steps(p, ctx); }
 const char *refuse_nccl_overlap(const struct problem *p) { return refuse_nccl_any(p); }
 void model_nccl_overlap(const struct problem *p, double *r, double *w) { model(p, r, w); }
+void launch_nccl_graph(const struct problem *p, const struct context *ctx) { run_steps(p, ctx); }
+const char *refuse_nccl_graph(const struct problem *p) { return refuse_nccl_any(p); }
+void model_nccl_graph(const struct problem *p, double *r, double *w) { model(p, r, w); }
 
 void setup_kernels(const struct problem *p)
 {
