@@ -130,7 +130,10 @@ for my $lab (labs()) {
 
     $r = run($stu, @small, '--reps', '1');
     is($r->{status}, 1, "$stu (untouched skeleton): exit 1, not a crash") or diag($r->{out} . $r->{err});
-    is(scalar(grep { /\| FAIL/ } rows($r->{out})), scalar @v, "$stu: every variant FAILs");
+    # given code (VARIANT_GIVEN: lab 8's queue4, lab 9's nccl_graph over the student's schedule) may PASS
+    my @mine = grep { !$l->{given}{$_} } @v;
+    my %failed = map { /^(\S+)\s*\|.*\| FAIL/ ? ($1 => 1) : () } rows($r->{out});
+    is(scalar(grep { $failed{$_} } @mine), scalar @mine, "$stu: every variant the student writes FAILs");
 
     # Planted bugs, each built from a copy of the solution's kernels file.
     my $bugs = "solutions/$lab/bugs.txt";

@@ -135,15 +135,6 @@ static void exchange_nccl(const struct problem *p, const struct context *ctx, co
     // the upper ghost planes and send the last G planes (ncclFloat, s_nccl, on `stream`).
 }
 
-// Every step starts when both streams have finished the step before.
-static inline void join_streams(void)
-{
-    CUDA_CHECK(cudaEventRecord(e_edge, s_edge));
-    CUDA_CHECK(cudaEventRecord(e_inner, s_inner));
-    CUDA_CHECK(cudaStreamWaitEvent(s_edge, e_inner, 0));
-    CUDA_CHECK(cudaStreamWaitEvent(s_inner, e_edge, 0));
-}
-
 // ---- the two schedules of a step, each with either exchange ----
 typedef void exchange_fn(const struct problem *p, const struct context *ctx, const struct wave_step *a,
                          cudaStream_t stream);
@@ -157,14 +148,18 @@ static void step_plain(const struct problem *p, const struct context *ctx, const
 }
 
 // mpi_overlap and nccl_overlap, 003's scheme: the boundary planes first; their exchange hides
-// behind the interior.
+// behind the interior. The next step's interior reads no ghost plane, so it waits for these
+// boundary planes but not for their exchange, which may run on behind it: e_edge is recorded
+// between the two. The next step's boundary planes wait for the exchange (their stream's order)
+// and for this interior (e_inner).
 static void step_overlapped(const struct problem *p, const struct context *ctx, const struct wave_step *a,
                             int exchange, exchange_fn *xchg)
 {
     const int nz = (int)p->slab_nz, lo_end = nz < G ? nz : G, hi_start = nz - G > lo_end ? nz - G : lo_end;
-    // TODO(student): the planes the neighbours need (0 .. G-1 and nz-G .. nz-1) on s_edge, the
-    // interior (G .. nz-G-1) on s_inner, then the exchange on s_edge (the host sends while the
-    // GPU computes the interior), then join_streams() so that the next step waits for both.
+    // TODO(student): the planes the neighbours need (0 .. G-1 and nz-G .. nz-1) on s_edge, then
+    // record e_edge on s_edge; the interior (G .. nz-G-1) on s_inner, then record e_inner on
+    // s_inner; the exchange on s_edge (it runs while the GPU computes the interior); then the next
+    // step's hand-over: s_edge waits for e_inner, s_inner for e_edge (cudaStreamWaitEvent).
 }
 
 static void step_staged(const struct problem *p, const struct context *ctx, const struct wave_step *a, int exchange)

@@ -36,7 +36,9 @@ static const struct lab_case CASES[] = {
     // in the second of three
     {"test grade np3", "--size 133x36x60 --steps 4 --model 1 --sponge 3"},
     {"test np2", "--size 512x512x512 --steps 4"},
-    {"small sanitize", "--size 40x30x26 --steps 3"},
+    // synccheck overflows its table of tracked barriers on lab 8's queue4 (lab 8's definition says
+    // more): memcheck and racecheck only
+    {"small sanitize synccheck-todo", "--size 40x30x26 --steps 3"},
     {"refused np4", "--size 64x64x15"},
     {"too-big", "--size 3000x3000x3000"},
 };
