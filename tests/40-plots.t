@@ -164,7 +164,8 @@ CSV
                ['mpi_staged', 256, 1, 1, 4.9],  # a slab without its ghost zone: not the baseline
                ['mpi_staged', 512, 2, 2, 6.0], ['mpi_overlap', 512, 2, 2, 5.2], ['nccl', 512, 2, 2, 5.5],
                ['nccl_overlap', 512, 2, 2, 5.12], ['mpi_staged', 512, 2, 2, 9.9],  # a repeated run: the first counts
-               ['mpi_staged', 512, 2, 1, 13.0], ['mpi_overlap', 512, 2, 1, 11.0]) {
+               ['mpi_staged', 512, 2, 1, 13.0], ['mpi_overlap', 512, 2, 1, 11.0],
+               ['nccl_graph', 512, 2, 2, 5.0], ['nccl_overlap', 1024, 2, 2, 10.5], ['nccl_overlap', 512, 1, 1, 10.2]) {
         my ($v, $nz, $ranks, $gpus, $ms) = @$r;
         my %row = (gpu => 'Two GPUs', lab => 'lab9_multigpu', variant => $v, nx => 512, ny => 512, nz => $nz, order => 0,
                    steps => 6, median_ms => $ms, min_ms => $ms, gpts => sprintf('%.3f', 512 * 512 * $nz * 6 / $ms / 1e6),
@@ -184,9 +185,18 @@ CSV
     # exposed by the overlapped variant against its own baseline: 90% hidden
     is($h{'mpi_staged/mpi_overlap'}, '256 833.33 200.00 20.00 0.900', 'hiding: slab compute, exchange, exposed part, hidden share (MPI)');
     is($h{'nccl/nccl_overlap'}, '256 833.33 100.00 4.00 0.960', 'hiding: the same for NCCL, each variant against its own 1-process slab');
+    my %weak = map { ($_->[0] => "@$_[1,3,4,6]") } rows_of(data_pl('weak', $two));
+    # 512x512x1024 on 2 GPUs in 10.5 ms against 512^3 on one in 10.2: 10.2 / 10.5 of perfect
+    is($weak{nccl_overlap}, '512x512x512 512x512x1024 2 0.9714', 'weak: N stacked grids on N GPUs against one grid on one');
+    # mpi_staged: 512^3 on 2 GPUs (6.0 ms) against 512x512x256 on one (4.9 ms); nccl (no 256 row) not listed
+    is($weak{mpi_staged}, '512x512x256 512x512x512 2 0.8167', 'weak: any N-process run whose 1/N grid ran on one process');
+    is(scalar(keys %weak), 2, 'weak: only runs whose one-process grid was measured');
+    my @g = rows_of(data_pl('graphs', $two));
+    is(scalar(@g), 1, 'graphs: a row where nccl_overlap and nccl_graph both ran');
+    is("@{ $g[0] }", '512x512x512 2 2 853.33 833.33 20.00', 'graphs: per step, each, and what the graph saves');
     my $slabs = data_pl('slabs', $two);
     my @blocks = grep { /\S/ } split /\n\n\n/, $slabs;
-    is(scalar(@blocks), 2, 'slabs: a block per variant with a 1-process row, runs on shared GPUs left out');
+    is(scalar(@blocks), 3, 'slabs: a block per variant with a 1-process row, runs on shared GPUs left out');
     like($slabs, qr/^mpi_overlap planes speedup\n256 1\.9615$/m, 'slabs: planes per slab and the speed-up over one process');
   SKIP: {
         skip 'gnuplot not installed', 2 if system('command -v gnuplot >/dev/null') != 0;
