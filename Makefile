@@ -222,7 +222,7 @@ doctor:                        ## one screen: toolkit, driver, GPUs, what make b
 	@bash common/tools/doctor.sh
 
 tables: ## rewrite the generated result tables in README.md and handouts/ from data/
-	perl plots/data.pl tables
+	perl plots/tables.pl
 
 skeletons: ## regenerate labs/*/kernels.cu from the marked regions of solutions/ (overwrites!)
 	@for d in $(LAB_NAMES); do \

@@ -3,9 +3,9 @@
 # default problem, grouped by lab (a colour per lab; the labs solve different problems, named
 # above each group), against that lab's copy roof: the device-to-device cudaMemcpy bandwidth its
 # program measured at start-up. Bars above the plot (lab 7's tb, which keeps data on chip across
-# steps) are cut, with a gap in the bar, and their value written beside them. Data: `data.pl bandwidth GPU`
+# steps) are cut, with a gap in the bar, and their value written beside them. Data: `figures.pl bandwidth GPU`
 # (data/$gpufile.csv). Inputs: out, gpu, gpufile (set with -e by make-plots.sh).
-cmd = "perl plots/data.pl bandwidth '".gpufile."'"
+cmd = "perl plots/figures.pl bandwidth '".gpufile."'"
 if (int(system(cmd." 2>/dev/null | grep -c '^[0-9]'")) == 0) {
     print sprintf("bandwidth.png: no passing rows in data/%s.csv: not drawn", gpufile)
     exit status 3

@@ -4,7 +4,7 @@
 # size, order, steps, timing) in data/$GPU.csv, as % of each GPU's own copy bandwidth (the
 # CSV's pct_copy), one pair of bars per variant: the figure to hand in with a report. A variant
 # the reference has no row for gets the student's bar alone, and a row that FAILed is hatched
-# and marked. Data: `data.pl compare CSV GPU`.
+# and marked. Data: `figures.pl compare CSV GPU`.
 # Not one of make plots' figures (those are plots/*.gp, drawn from data/ alone): the student's
 # file comes from the environment, so that no path needs quoting:
 #   COMPARE_CSV=mine.csv COMPARE_OUT=mine.png [COMPARE_GPU=NVIDIA_H100_80GB_HBM3] gnuplot plots/compare.gnuplot
@@ -17,8 +17,8 @@ if (strlen(csv) == 0 || strlen(out) == 0) {
     print "make compare: give CSV=your.csv (written by ./labN --csv FILE)"
     exit status 2
 }
-cmd = "perl plots/data.pl compare \"$COMPARE_CSV\" '".gpufile."'"
-# data.pl says why on stderr (no such file, not a lab CSV, no variant rows) and exits nonzero
+cmd = "perl plots/figures.pl compare \"$COMPARE_CSV\" '".gpufile."'"
+# figures.pl says why on stderr (no such file, not a lab CSV, no variant rows) and exits nonzero
 if (int(system(cmd." >/dev/null; echo $?")) != 0) { exit status 2 }
 data = "< ".cmd
 mygpu = system(cmd." | sed -n 's/^# gpu //p'")

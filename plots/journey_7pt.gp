@@ -3,9 +3,9 @@
 # step), so their variants can be read along one axis: Gpoints/s of each variant in lab order,
 # against the bound copy GB/s / 8 bytes per point (one float read and one written per point,
 # at the copy bandwidth each lab's program measured), drawn as a line over each lab's bars.
-# Data: `data.pl journey GPU` (data/$gpufile.csv). Inputs: out, gpu, gpufile (set with -e by
+# Data: `figures.pl journey GPU` (data/$gpufile.csv). Inputs: out, gpu, gpufile (set with -e by
 # make-plots.sh).
-cmd = "perl plots/data.pl journey '".gpufile."'"
+cmd = "perl plots/figures.pl journey '".gpufile."'"
 if (int(system(cmd." 2>/dev/null | grep -c '^[0-9]'")) == 0) {
     print sprintf("journey_7pt.png: no lab 2-5 rows of the 7-point problem in data/%s.csv: not drawn", gpufile)
     exit status 3

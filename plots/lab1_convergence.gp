@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 # Lab 1: error of the central difference against the analytic derivative of sin(2 pi x),
 # with the two models: truncation (2 pi)^3 h^2 / 6 and float rounding 2^-25 / h. Data: the
-# naive kernel's rows of `data.pl convergence GPU lab1_diff1d` (data/$gpufile-convergence.csv).
+# naive kernel's rows of `figures.pl convergence GPU lab1_diff1d` (data/$gpufile-convergence.csv).
 # Inputs: out, gpu, gpufile (set with -e by make-plots.sh).
-cmd = "perl plots/data.pl convergence '".gpufile."' lab1_diff1d"
+cmd = "perl plots/figures.pl convergence '".gpufile."' lab1_diff1d"
 # A GPU measured without the convergence runs has no rows: no figure, and exit status 3 tells
 # make-plots.sh that this is not an error (checked before set output, so no empty PNG is left).
 if (int(system(cmd." 2>/dev/null | grep -c '^[^#]'")) == 0) {

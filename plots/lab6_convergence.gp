@@ -2,9 +2,9 @@
 # Lab 6: error of the 8th-order derivatives against the analytic ones on the periodic unit cube
 # (n^3 grids, h = 1/n), with the slope-8 truncation model of the x derivative of sin(8 pi x):
 # (8 pi)^9 h^8 / 630; past it, the float rounding floor grows as 1/h. Data: one block per
-# variant from `data.pl convergence GPU lab6_pencils` (data/$gpufile-convergence.csv).
+# variant from `figures.pl convergence GPU lab6_pencils` (data/$gpufile-convergence.csv).
 # Inputs: out, gpu, gpufile (set with -e by make-plots.sh).
-cmd = "perl plots/data.pl convergence '".gpufile."' lab6_pencils"
+cmd = "perl plots/figures.pl convergence '".gpufile."' lab6_pencils"
 # A GPU measured without lab 6's convergence runs has no rows: no figure, and exit status 3
 # tells make-plots.sh that this is not an error (checked before set output: no empty PNG).
 if (int(system(cmd." 2>/dev/null | grep -c '^[^#]'")) == 0) {
@@ -35,7 +35,7 @@ set key bottom right box opaque
 set xrange [2e-3:0.2]
 set yrange [1e-6:1e3]
 trunc(h) = (8 * pi)**9 * h**8 / 630
-# blocks: x_spencils, x_lpencils, y_spencils, ... (as data.pl prints them); a colour per
+# blocks: x_spencils, x_lpencils, y_spencils, ... (as figures.pl prints them); a colour per
 # direction, sPencils solid with filled points, lPencils dashed with larger open ones
 dircolor(i) = i / 2 == 0 ? "#1f4e99" : i / 2 == 1 ? "#d95f02" : "#1b9e77"
 plot for [i=0:4:2] data index i using 2:3 with linespoints pt 7 ps 0.8 lw 2 lc rgb dircolor(i) title columnhead(1), \

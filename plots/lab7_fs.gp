@@ -3,9 +3,9 @@
 #   f(s) = a s (p-2s)^D / (p^D + (p-2s)^D),  a = 7 flops per point-step, p = 32, D = 2
 # (the kernel's own 32x32 tile; s = 1..15, the tile keeps an output up to s = 15), beside the
 # measured speed-up of fused_sN over gm (Gpoint-steps/s of fused_sN / gm's at the lab's default
-# size) on the second y axis, each with its peak marked. Data: `data.pl lab7fs GPU`
+# size) on the second y axis, each with its peak marked. Data: `figures.pl lab7fs GPU`
 # (lab 7's rows of data/$gpufile.csv). Inputs: out, gpu, gpufile (set with -e by make-plots.sh).
-cmd = "perl plots/data.pl lab7fs '".gpufile."'"
+cmd = "perl plots/figures.pl lab7fs '".gpufile."'"
 # A data file without lab 7's fused rows: no figure, and exit status 3 tells make-plots.sh
 # that this is not an error (checked before set output, so no empty PNG is left).
 if (int(system(cmd." 2>/dev/null | grep -c '^[^#]'")) == 0) {

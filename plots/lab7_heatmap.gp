@@ -2,11 +2,11 @@
 # Lab 7: the temperature field after many FTCS steps of hot discs (at 1) on a cold plate (at 0)
 # whose edges keep their input: data/$gpufile-lab7-heatmap.f32, raw little-endian float32,
 # x fastest, a square grid, written by the last line of bench.args (`./sol7 --size 512x512
-# --steps 4000 --discs 6 --variant tb --dump ...`). `data.pl lab7heatmap GPU [FILE]` checks the
+# --steps 4000 --discs 6 --variant tb --dump ...`). `figures.pl lab7heatmap GPU [FILE]` checks the
 # file and gives "FILE N N STEPS COMMIT" (steps and commit from that run's CSV row).
 # Inputs: out, gpu, gpufile (set with -e by make-plots.sh); heatfile (optional) draws another
 # file of the same layout instead.
-cmd = "perl plots/data.pl lab7heatmap '".gpufile."'".(exists("heatfile") ? " '".heatfile."'" : "")
+cmd = "perl plots/figures.pl lab7heatmap '".gpufile."'".(exists("heatfile") ? " '".heatfile."'" : "")
 info = system(cmd." 2>/dev/null")
 # No field file (or not a square grid of floats): no figure, and exit status 3 tells
 # make-plots.sh that this is not an error (checked before set output, so no empty PNG is left).

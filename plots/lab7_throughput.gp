@@ -3,12 +3,12 @@
 # size, in the ladder's order, against the single-step bound (copy bandwidth / 8 bytes: the
 # fastest any kernel that reads and writes every point once per step can go); second panel:
 # Gpoint-steps/s against the 2D size for the variants benched at several sizes, with the same
-# bound; the 3D rows are quoted in the title. Data: `data.pl lab7variants GPU`,
-# `data.pl lab7sizes GPU`, `data.pl lab7_3d GPU` (lab 7's rows of data/$gpufile.csv).
+# bound; the 3D rows are quoted in the title. Data: `figures.pl lab7variants GPU`,
+# `figures.pl lab7sizes GPU`, `figures.pl lab7_3d GPU` (lab 7's rows of data/$gpufile.csv).
 # Inputs: out, gpu, gpufile (set with -e by make-plots.sh).
-vcmd = "perl plots/data.pl lab7variants '".gpufile."'"
-scmd = "perl plots/data.pl lab7sizes '".gpufile."'"
-tcmd = "perl plots/data.pl lab7_3d '".gpufile."'"
+vcmd = "perl plots/figures.pl lab7variants '".gpufile."'"
+scmd = "perl plots/figures.pl lab7sizes '".gpufile."'"
+tcmd = "perl plots/figures.pl lab7_3d '".gpufile."'"
 # A data file without lab 7's rows: no figure, and exit status 3 tells make-plots.sh that this
 # is not an error (checked before set output, so no empty PNG is left).
 if (int(system(vcmd." 2>/dev/null | grep -c '^[^#]'")) == 0) {

@@ -3,10 +3,10 @@
 # steps grow as h shrinks), against h; the leapfrog's second order (a slope-2 line through the
 # first point) and the float rounding floor, which grows as 1/h: a per-step rounding of about
 # 1e-7 becomes about 1e-7 / (w dt) in the slow mode, w = 2 pi sqrt(3), dt = C h. Data: one block
-# per variant from `data.pl convergence GPU lab8_wave` (data/$gpufile-convergence.csv); every
+# per variant from `figures.pl convergence GPU lab8_wave` (data/$gpufile-convergence.csv); every
 # variant gives the same errors, so the lines lie on each other.
 # Inputs: out, gpu, gpufile (set with -e by make-plots.sh).
-cmd = "perl plots/data.pl convergence '".gpufile."' lab8_wave"
+cmd = "perl plots/figures.pl convergence '".gpufile."' lab8_wave"
 # A GPU measured without lab 8's convergence runs has no rows: no figure, and exit status 3
 # tells make-plots.sh that this is not an error (checked before set output: no empty PNG).
 if (int(system(cmd." 2>/dev/null | grep -c '^[^#]'")) == 0) {

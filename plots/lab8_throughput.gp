@@ -3,10 +3,10 @@
 # (copy bandwidth / 16 bytes: read u, u_prev and vsq, write the new level); second panel, 003's
 # Table 2 layout: the 16x16 and 32x32 tiles over 003's five volumes as % of their bound, here
 # (measured copy bandwidth / 16) and in 2009 (003's figures over the Tesla 10-series'
-# theoretical 102 GB/s / 16). Data: `data.pl lab8variants GPU`, `data.pl table2 GPU`.
+# theoretical 102 GB/s / 16). Data: `figures.pl lab8variants GPU`, `figures.pl table2 GPU`.
 # Inputs: out, gpu, gpufile (set with -e by make-plots.sh).
-vcmd = "perl plots/data.pl lab8variants '".gpufile."'"
-tcmd = "perl plots/data.pl table2 '".gpufile."'"
+vcmd = "perl plots/figures.pl lab8variants '".gpufile."'"
+tcmd = "perl plots/figures.pl table2 '".gpufile."'"
 # A data file without lab 8's rows: no figure, and exit status 3 tells make-plots.sh that this
 # is not an error (checked before set output, so no empty PNG is left).
 if (int(system(vcmd." 2>/dev/null | grep -c '^[^#]'")) == 0) {

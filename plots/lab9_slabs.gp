@@ -3,8 +3,8 @@
 # one process (Gpoint-steps/s of the same variant on the same grid) against the planes each
 # process owns, on grids of 512x512 planes: 003's question of how thin a slab can be before
 # the exchange no longer hides behind the interior ("about 200 slices" in 2009).
-# Data: `data.pl slabs GPU` (a block per variant). Inputs: out, gpu, gpufile (make-plots.sh).
-cmd = "perl plots/data.pl slabs '".gpufile."'"
+# Data: `figures.pl slabs GPU` (a block per variant). Inputs: out, gpu, gpufile (make-plots.sh).
+cmd = "perl plots/figures.pl slabs '".gpufile."'"
 # No lab 9 rows on several GPUs (only a multi-GPU machine makes them): no figure, exit status 3.
 if (int(system(cmd." 2>/dev/null | grep -c '^[0-9]'")) == 0) {
     print sprintf("lab9_slabs.png: no lab9_multigpu rows with one GPU per process in data/%s.csv: not drawn", gpufile)

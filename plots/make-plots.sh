@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: MIT
 # make plots: every figure under plots/ (or $PLOTDIR) from data/ and the models.
 # Each plots/NAME.gp draws one figure, NAME.png, and reads its own data through gnuplot's pipe
-# data source ('< perl plots/data.pl ...'), so a lab's figure is added by adding its script:
+# data source ('< perl plots/figures.pl ...'), so a lab's figure is added by adding its script:
 # nothing here names a figure (plots/compare.gnuplot is `make compare`'s, drawn from a student's
 # CSV, not one of these). Every script is called with the same variables:
 #   out      the PNG to write
 #   gpu      the GPU's name for titles (NVIDIA H100 80GB HBM3)
 #   gpufile  the data files' name: data/$gpufile.csv, -convergence.csv, -profile.csv
-# One figure by hand, from the repository root (data.pl's paths are relative to it):
+# One figure by hand, from the repository root (figures.pl's paths are relative to it):
 #   gnuplot -e "out='x.png'; gpu='NVIDIA H100 80GB HBM3'; gpufile='NVIDIA_H100_80GB_HBM3'" plots/NAME.gp
 # A script whose data this GPU does not have (no convergence runs, no ncu log) says so on
 # stderr and exits with status 3: that figure is not drawn, which is not an error.

@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: MIT
 # Model read redundancy (what each kernel's code asks for) against what reached DRAM
-# (Nsight Compute's bytes read / 4 per output point), from `data.pl measured GPU`, which reads
+# (Nsight Compute's bytes read / 4 per output point), from `figures.pl measured GPU`, which reads
 # data/$gpufile-profile.csv (make profile), grouped by lab. A linear scale, so that 1.0 and
 # 1.3 look different, with the values written on their bars; a bar beyond the top (lab 2's
 # bad_mapping) is cut, with a gap in it, and its value written. Hatched: a profile older than
 # the lab's newest (the kernel may have changed since). The title names the
 # profiles' commit(s) and, where git knows them, the labs whose reference kernels changed after
 # their profile. Inputs: out, gpu, gpufile (set by make-plots.sh).
-cmd = "perl plots/data.pl measured '".gpufile."'"
+cmd = "perl plots/figures.pl measured '".gpufile."'"
 # No profile CSV (make profile never ran on this GPU): no figure, and exit
 # status 3 tells make-plots.sh that this is not an error (checked before set output).
 if (int(system(cmd." 2>/dev/null | grep -c '^[0-9]'")) == 0) {

@@ -12,7 +12,7 @@ my $dir = tmpdir();
 for my $doc ('README.md', glob('handouts/*.md'), glob('solutions/*/answers.md')) {
     (my $copy = "$dir/$doc") =~ s{/(handouts|solutions)/}{/}; $copy =~ s{/([^/]+)/answers\.md$}{/$1-answers.md};
     copy($doc, $copy) or die "$doc: $!";
-    my $r = run('perl', 'plots/data.pl', 'tables', $copy);
+    my $r = run('perl', 'plots/tables.pl', $copy);
     is($r->{status}, 0, "$doc: tables regenerate") or diag($r->{err});
     my $slurp = sub { open my $f, '<', $_[0] or die; local $/; <$f> };
     ok($slurp->($copy) eq $slurp->($doc), "$doc: generated tables are up to date (make tables)")

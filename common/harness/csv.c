@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The one CSV schema of data/*.csv (the course guide explains every column). New columns go at
-// the end; a file written with another header is never appended to (plots/data.pl migrate
+// the end; a file written with another header is never appended to (plots/migrate.pl migrate
 // brings an older file up to date, explicitly).
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@ int csv_append(const char *path, void (*write)(FILE *, void *), void *ctx, const
     first[strcspn(first, "\r\n")] = 0;
     if (!empty && strcmp(first, header)) {
         fprintf(stderr, "%s: --csv file '%s' has another header (an older schema?): not appending; "
-                "run 'perl plots/data.pl migrate %s' or choose a new file\n", program_name(), path, path);
+                "run 'perl plots/migrate.pl migrate %s' or choose a new file\n", program_name(), path, path);
         fclose(f);
         return -1;
     }
