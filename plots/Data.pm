@@ -9,6 +9,7 @@ use strict;
 use warnings;
 use sort 'stable';
 use Exporter 'import';
+use FindBin;
 our @EXPORT = qw(
     read_csv latest gpu_file size_of headline_rows lab_number dims_of labs_phrase commits_phrase
     gpus_phrase print_head last_per_key default_problem session_rows problem_phrase bar_layout
@@ -162,29 +163,23 @@ sub bar_layout {
 sub lab_title { my ($lab) = @_; (my $t = $lab) =~ s/^lab(\d+)_/lab $1 /; return $t }
 sub lab_name { my ($lab) = @_; (my $t = $lab) =~ s/^lab\d+_//; return $t }
 
-# Floating-point operations per output point (per point-step in labs with steps) of each lab's
-# stencil, counted in the reference kernels as written: an add, a subtract or a multiply counts
-# 1 (an FMA the compiler forms from a multiply and an add still counts 2, and lab 7's tb, which
-# writes fmaf(D, fmaf(-4, b, sum), b), the same 7). The boundary copies count nothing.
-#   lab 1    (f[i+1] - f[i-1]) * inv_2h                                1 sub + 1 mul          =  2
-#   labs 2-5 c0*u + c1*(six neighbours): 1 mul, 5 adds, 1 mul, 1 add                         =  8
-#   lab 5    order k, radius R = k/2: c0*u + sum over i = 1..R of c_i*(six neighbours at i):
-#            1 mul, then per radius 5 adds + 1 mul + 1 add                          1 + 7R = 1 + 3.5k
-#            (k = 2: 8, 4: 15, 6: 22, 8: 29, 10: 36, 12: 43)
-#   lab 6    sum over k = 1..4 of c_k * (f[+k] - f[-k])                4 sub + 4 mul + 3 add  = 11
-#   lab 7    u + D*(sum of the 2d neighbours - 2d*u): 2d-1 adds, 1 mul, 1 sub, 1 mul, 1 add:
-#            2D (d = 2) 7, 002's a; 3D (d = 3) 9
-#   lab 8    lap = c0*u + sum over k = 1..4 of c_k*(six neighbours): 1 + 7*4 = 29, then
-#            2u - u_prev + vsq*lap: 1 mul, 1 sub, 1 mul, 1 add = 4 (outside the sponge)          = 33
+# Floating-point operations per output point (per point-step) of a row's problem, as its lab's
+# program says (--list's "flops" line: the lab's definition counts them); undef where no program
+# of the lab is built or it counts none. One question per lab, size and order.
+my %FLOPS;
 sub flops_per_point {
     my ($r) = @_;
     my $n = lab_number($r->{lab});
-    return 2 if $n == 1;
-    return 1 + 7 * ($r->{order} || 2) / 2 if $n >= 2 && $n <= 5;
-    return 11 if $n == 6;
-    return $r->{nz} > 1 ? 9 : 7 if $n == 7;
-    return 33 if $n == 8;
-    return undef;
+    my @args = ('--size', size_of($r), $r->{order} ? ('--order', $r->{order}) : ());
+    my $key = "$n @args";
+    return $FLOPS{$key} if exists $FLOPS{$key};
+    my ($prog) = grep { -x } map { "$FindBin::Bin/../$_" } ("sol$n", "lab$n");
+    my $flops;
+    if ($prog && open my $fh, '-|', $prog, '--list', @args) {
+        while (my $line = <$fh>) { $flops = $1 if $line =~ /^flops (\S+)$/ }
+        close $fh;
+    }
+    return $FLOPS{$key} = $flops;
 }
 
 # Minimal bytes per point(-step): what the program divided by to get GB/s from Gpts/s (the lab's

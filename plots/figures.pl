@@ -85,7 +85,9 @@ sub cmd_journey {
 # gives the blocks' lab numbers.
 sub cmd_roofline {
     my ($gpu) = @_;
-    my @rows = grep { defined flops_per_point($_) && bytes_per_point($_) } default_problem(session_rows($gpu));
+    # lab 9 computes with lab 8's queue4 on more GPUs: its points would sit on lab 8's
+    my @rows = grep { $_->{lab} !~ /^lab9_/ && defined flops_per_point($_) && bytes_per_point($_) }
+               default_problem(session_rows($gpu));
     return unless @rows;
     print_head('', @rows);
     my (%by, @labs);

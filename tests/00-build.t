@@ -19,6 +19,7 @@ for my $lab (@labs) {
     my $l = listing(ref_bin($lab));
     ok($l && @{ $l->{variants} } >= 2, "$lab: --list names its variants: @{ $l ? $l->{variants} : [] }");
     ok($l && $l->{csv} && $l->{tolerance}, "$lab: --list gives the CSV columns and the tolerance");
+    ok($l && ($l->{flops} // 0) > 0, "$lab: --list counts the stencil's flops per point (" . ($l && $l->{flops} // 'none') . ') for the roofline');
     is_deeply([ variants_of(lab_bin($lab)) ], $l ? $l->{variants} : [], "$lab: skeleton and solution have the same variants");
     for my $obj ("build/labs/$lab/kernels.o", has_solutions() ? "build/solutions/$lab/kernels.o" : ()) {
         my @defined = map { (split ' ')[2] // () } grep { /^\S+ [A-TV-Z] / } `nm $obj 2>/dev/null`;

@@ -90,6 +90,11 @@ struct lab {
     // Minimal bytes per point of one step: each input read once, each output written once.
     // With --steps, the minimal traffic of a run is this times the steps (see the course guide).
     double bytes_per_point;
+    // Optional: floating-point operations per output point (per point-step with --steps) of the
+    // stencil as the reference kernels write it, for the roofline: an add, a subtract or a
+    // multiply counts 1 (an FMA the compiler forms from a multiply and an add still 2); boundary
+    // copies count nothing. --list says it for the problem given ("flops F").
+    double (*flops_per_point)(const struct problem *p);
     // Correct means relative L2 error <= l2 and, at every point, |gpu - ref| <= atol * rms(ref)
     // + rtol * |ref|. tolerance() may replace the fixed values (error grows with the steps).
     // At the points on a face of the grid, where the course's boundary rule copies the input, the

@@ -97,6 +97,7 @@ static void print_list(struct options *o, int gpus)
     printf("tolerance %.17g %.17g %.17g %.17g\n", l2, atol, rtol, lab->face_atol);
     printf("size %zu %zu %zu\n", o->prob.n[0], o->prob.n[1], o->prob.n[2]);
     printf("steps %d\n", o->prob.steps);  // 0: a lab without --steps
+    if (lab->flops_per_point) printf("flops %g\n", lab->flops_per_point(&o->prob));
     // what the problem needs: GPU memory (the fields, this process's slab), host memory (a run's,
     // and --dump-reference's), in bytes
     printf("memory %.0f %.0f %.0f\n", problem_gpu_bytes(lab, &o->prob), problem_host_bytes(lab, &o->prob, 0),

@@ -17,6 +17,7 @@ static inline int star_radius(const struct problem *p) { return p->order > 0 ? p
 
 void star_reference(const struct problem *p, int kind, const float *const *in, double *ref);
 size_t star_guard(const struct problem *p);
+double star_flops(const struct problem *p);  // 1 + 7R at order 2R (8 for the 7-point stencil)
 int star_order_ok(int order);
 
 #ifdef __cplusplus
@@ -27,7 +28,8 @@ int star_order_ok(int order);
 // minimal traffic per point (read once, write once), the tolerances, reference, guard and the
 // kernels' set-up (setup_kernels puts the weights in constant memory).
 #define STAR_LAB_FIELDS                                                                        \
-    ONE_IN_ONE_OUT, .bytes_per_point = 8, .l2_tol = 1e-5, .atol = 1e-5, .rtol = 1e-5,          \
-        .reference = LAB_REFERENCE(star_reference), .guard = star_guard, .setup = setup_kernels
+    ONE_IN_ONE_OUT, .bytes_per_point = 8, .flops_per_point = star_flops, .l2_tol = 1e-5,       \
+        .atol = 1e-5, .rtol = 1e-5, .reference = LAB_REFERENCE(star_reference), .guard = star_guard, \
+        .setup = setup_kernels
 
 #endif

@@ -53,6 +53,7 @@ double wave_symbol(double theta);
 double wave_courant_limit(void);
 const char *wave_validate(const struct problem *p);  // 3D, and C within the limit
 void wave_tolerance(const struct problem *p, double *l2, double *atol, double *rtol);
+double wave_flops(const struct problem *p);  // 33 per point-step outside the sponge
 double wave_model_vsq(const struct problem *p, size_t z);  // --model 1: vsq of plane z
 int wave_source(const struct problem *p, size_t *at, float *amplitude);
 void wave_input(const struct problem *p, int field, unsigned long long seed, float *a);
@@ -74,7 +75,8 @@ void *wave_xalloc(size_t bytes);  // malloc, or exit 2 with one line
     .n_params = 3, .validate = wave_validate, .source = wave_source,                                            \
     .fields = (const struct field[]){{"u_prev", FIELD_IN}, {"u", FIELD_IN}, {"vsq", FIELD_IN},                  \
                                      {"u_out", FIELD_OUT}, {"work", FIELD_SCRATCH}},                            \
-    .n_fields = 5, .bytes_per_point = 16, .tolerance = wave_tolerance, .input = wave_input,                     \
+    .n_fields = 5, .bytes_per_point = 16, .flops_per_point = wave_flops, .tolerance = wave_tolerance,           \
+    .input = wave_input,                                                                                        \
     .input_rule = wave_input_rule,                                                                              \
     .reference = LAB_REFERENCE(wave_reference), .reference_bytes_per_point = 16 /* wave_steps: two double fields */
 #endif

@@ -63,6 +63,7 @@ sub listing {
         elsif ($line =~ /^tolerance (\S+) (\S+) (\S+)(?: (\S+))?$/) { $l{tolerance} = [ $1, $2, $3, $4 // 0 ] }
         elsif ($line =~ /^size (\d+) (\d+) (\d+)$/) { $l{size} = [ $1, $2, $3 ] }
         elsif ($line =~ /^steps (\d+)$/) { $l{steps} = $1 }
+        elsif ($line =~ /^flops (\S+)$/) { $l{flops} = $1 }
         elsif ($line =~ /^memory (\d+) (\d+) (\d+)$/) { $l{memory} = { gpu => $1, host => $2, reference => $3 } }
         elsif ($line =~ /^csv (.+)$/) { $l{csv} = $1 }
     }
