@@ -35,6 +35,10 @@ struct variant {
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
+// A definition's variant and case tables, by the names every lab.c gives them.
+#define LAB_TABLES .variants = VARIANTS, .n_variants = COUNT(VARIANTS), .cases = CASES, .n_cases = COUNT(CASES)
+// The default problem of most labs: 512^3, any size down to one point.
+#define CUBE_512 .dims = 3, .default_n = {512, 512, 512}, .min_n = {1, 1, 1}
 
 // The three functions of variant V, declared in the definition, defined in the kernels file.
 #define DECLARE_VARIANT(v) launch_fn launch_##v; refuse_fn refuse_##v; model_fn model_##v

@@ -116,9 +116,6 @@ const struct lab LAB = {
     .smooth = smooth,
     .conv_n = CONV_N,
     .n_conv = COUNT(CONV_N),
-    .variants = VARIANTS,
-    .n_variants = COUNT(VARIANTS),
-    .cases = CASES,
-    .n_cases = COUNT(CASES),
+    LAB_TABLES,  // VARIANTS and CASES above
     .self_test = LAB_REFERENCE(self_test),
 };

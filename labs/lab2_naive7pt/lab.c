@@ -27,12 +27,7 @@ const struct lab LAB = {
     .number = 2,
     .name = "naive7pt",
     .title = "naive 3D 7-point stencil, well and badly mapped",
-    .dims = 3,
-    .default_n = {512, 512, 512},
-    .min_n = {1, 1, 1},
+    CUBE_512,
     STAR_LAB_FIELDS,
-    .variants = VARIANTS,
-    .n_variants = COUNT(VARIANTS),
-    .cases = CASES,
-    .n_cases = COUNT(CASES),
+    LAB_TABLES,  // VARIANTS and CASES above
 };

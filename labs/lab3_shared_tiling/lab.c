@@ -29,12 +29,7 @@ const struct lab LAB = {
     .number = 3,
     .name = "shared_tiling",
     .title = "7-point stencil from a T^3 shared-memory tile (T selectable as a variant)",
-    .dims = 3,
-    .default_n = {512, 512, 512},
-    .min_n = {1, 1, 1},
+    CUBE_512,
     STAR_LAB_FIELDS,
-    .variants = VARIANTS,
-    .n_variants = COUNT(VARIANTS),
-    .cases = CASES,
-    .n_cases = COUNT(CASES),
+    LAB_TABLES,  // VARIANTS and CASES above
 };

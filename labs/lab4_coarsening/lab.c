@@ -28,12 +28,7 @@ const struct lab LAB = {
     .number = 4,
     .name = "coarsening",
     .title = "7-point stencil, 2D blocks marching along z with prev/curr/next planes in shared memory",
-    .dims = 3,
-    .default_n = {512, 512, 512},
-    .min_n = {1, 1, 1},
+    CUBE_512,
     STAR_LAB_FIELDS,
-    .variants = VARIANTS,
-    .n_variants = COUNT(VARIANTS),
-    .cases = CASES,
-    .n_cases = COUNT(CASES),
+    LAB_TABLES,  // VARIANTS and CASES above
 };

@@ -78,17 +78,12 @@ const struct lab LAB = {
     .number = 5,
     .name = "register_tiling",
     .title = "register tiling of the 7-point stencil; order-k stars with a register queue along z",
-    .dims = 3,
-    .default_n = {512, 512, 512},
-    .min_n = {1, 1, 1},
+    CUBE_512,
     // every row 256-byte aligned: the float4 kernels need no test for it, and on an H200 queue4 ran
     // up to 2.5% faster at nx = 513 and 544 than with rows of 32 floats (128 bytes)
     .row_align = 64,
     .default_order = 2,
     .order_ok = star_order_ok,
     STAR_LAB_FIELDS,
-    .variants = VARIANTS,
-    .n_variants = COUNT(VARIANTS),
-    .cases = CASES,
-    .n_cases = COUNT(CASES),
+    LAB_TABLES,  // VARIANTS and CASES above
 };

@@ -135,9 +135,7 @@ const struct lab LAB = {
     .number = 6,
     .name = "pencils",
     .title = "8th-order x, y and z derivatives on a periodic grid with pencil tiles",
-    .dims = 3,
-    .default_n = {512, 512, 512},
-    .min_n = {1, 1, 1},
+    CUBE_512,
     ONE_IN_ONE_OUT,
     .bytes_per_point = 8,  // read f once, write the derivative once
     .flops_per_point = flops,
@@ -150,9 +148,6 @@ const struct lab LAB = {
     .n_conv = COUNT(CONV_N),
     .report_launch = 1,
     .setup = setup_kernels,
-    .variants = VARIANTS,
-    .n_variants = COUNT(VARIANTS),
-    .cases = CASES,
-    .n_cases = COUNT(CASES),
+    LAB_TABLES,  // VARIANTS and CASES above
     .self_test = LAB_REFERENCE(self_test),
 };

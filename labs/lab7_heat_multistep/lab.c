@@ -304,9 +304,6 @@ const struct lab LAB = {
     .reference_bytes_per_point = 8,  // heat_steps' second array
     .smooth = smooth,
     .analytic_check = 1,
-    .variants = VARIANTS,
-    .n_variants = COUNT(VARIANTS),
-    .cases = CASES,
-    .n_cases = COUNT(CASES),
+    LAB_TABLES,  // VARIANTS and CASES above
     .self_test = LAB_REFERENCE(self_test),
 };

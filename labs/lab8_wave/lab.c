@@ -290,9 +290,6 @@ const struct lab LAB = {
     .n_conv = COUNT(CONV_N),
     .converge = converge,
     .conv_steps = conv_steps,
-    .variants = VARIANTS,
-    .n_variants = COUNT(VARIANTS),
-    .cases = CASES,
-    .n_cases = COUNT(CASES),
+    LAB_TABLES,  // VARIANTS and CASES above
     .self_test = LAB_REFERENCE(self_test),
 };

@@ -51,8 +51,5 @@ const struct lab LAB = {
     .setup = setup_kernels,
     .ghost = WAVE_R,
     .row_align = 32,  // every row 128-byte aligned: lab 8's queue4 computes the slabs
-    .variants = VARIANTS,
-    .n_variants = COUNT(VARIANTS),
-    .cases = CASES,
-    .n_cases = COUNT(CASES),
+    LAB_TABLES,  // VARIANTS and CASES above
 };
