@@ -173,7 +173,7 @@ build/compare-dump: common/grader/compare-dump.c build/common/harness/check.o | 
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # ---- targets ----
-.PHONY: all archs doctor labs solutions check test test-quick sanitize bench profile plots compare tables skeletons release gradescope \
+.PHONY: all archs doctor labs solutions check check-class test test-quick sanitize bench profile plots compare tables skeletons release gradescope \
         clean help FORCE need-nvcc need-gnuplot program list-labs print-archs
 
 all: $(LAB_BINS) $(SOL_BINS) build/compare-dump  ## build every lab skeleton and reference solution
@@ -196,6 +196,10 @@ sanitize: all                  ## compute-sanitizer memcheck, racecheck, syncche
 
 check: all                     ## grade the kernels files in labs/ (or SUBMISSION=dir) on this GPU
 	perl common/grader/check.pl $(if $(SUBMISSION),--submission $(SUBMISSION))
+
+check-class: all               ## grade every student folder of SUBMISSIONS=dir on this GPU: a gradebook in dir-graded/
+	$(if $(SUBMISSIONS),,$(error make check-class SUBMISSIONS=dir: a folder per student))
+	perl common/grader/check-class.pl $(SUBMISSIONS) $(if $(GRADED),--out $(GRADED))
 
 bench: $(SOL_BINS)             ## run the solutions at benchmark sizes, append CSV under data/ (LABS="lab5_register_tiling ...": those only)
 	perl common/tools/bench.pl $(or $(LABS),$(LAB_NAMES))

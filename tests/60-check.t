@@ -44,6 +44,19 @@ sub gradescope_shape {
     gradescope_shape($res, 'without a GPU');
     like($res->{output} // '', qr/no CUDA device/, 'results.json says why nothing was graded');
 }
+{
+    # a machine without MPI (the Makefile leaves lab 9 out): a submitted lab 9 is said to be not
+    # graded here, in results.json too, not dropped
+    local @ENV{qw(MPI_LIBS MPI_CFLAGS CUDA_VISIBLE_DEVICES)} = ('', '', '');
+    my $sub = "$dir/sub9";
+    mkdir $sub;
+    mkdir "$sub/lab9_multigpu";
+    copy('labs/lab9_multigpu/kernels.cu', "$sub/lab9_multigpu/kernels.cu") or die;
+    run('perl', 'common/grader/check.pl', '--submission', $sub, '--results', "$dir/nompi.json");
+    my ($t) = grep { $_->{name} =~ /^lab9_multigpu/ } @{ results("$dir/nompi.json")->{tests} || [] };
+    ok($t && $t->{max_score} == 0 && $t->{output} =~ /^not graded here: .*no MPI here/,
+       'without MPI, a submitted lab 9: "not graded here" in results.json, 0 of 0, and why');
+}
 unless (has_gpu() && has_solutions()) {
     done_testing();
     exit 0;

@@ -25,6 +25,14 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends make gcc g++ perl binutils >/dev/null
 command -v nvcc >/dev/null || { echo "setup.sh: nvcc not found: the autograder image needs the CUDA Toolkit 12 or newer" >&2; exit 1; }
+# Lab 9 needs MPI and NCCL. Where they cannot be had, the build leaves lab 9 out and the grader
+# writes "not graded here" for a submitted lab 9 (results.json), instead of dropping it.
+apt-get install -y -qq --no-install-recommends libopenmpi-dev openmpi-bin >/dev/null ||
+    echo "setup.sh: no Open MPI on this image: lab 9 will not be graded here" >&2
+cuda=$(dirname "$(dirname "$(command -v nvcc)")")
+[ -e /usr/include/nccl.h ] || [ -e "$cuda/include/nccl.h" ] || apt-get install -y -qq libnccl-dev >/dev/null 2>&1 ||
+    python3 -m pip install -q nvidia-nccl-cu12 >/dev/null 2>&1 ||
+    echo "setup.sh: no NCCL on this image (libnccl-dev, or the nvidia-nccl-cu12 wheel): lab 9 will not be graded here" >&2
 make -C "$(dirname "$0")/source" -s all
 SETUP
 cat > "$stage/run_autograder" <<'RUN'
