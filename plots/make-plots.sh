@@ -19,6 +19,8 @@ gpu=${GPU:-NVIDIA_H100_80GB_HBM3}
 [ -f "data/$gpu.csv" ] || { echo "make plots: no data/$gpu.csv (run make bench on a GPU, or set GPU=)" >&2; exit 2; }
 mkdir -p "$out"
 label=${gpu//_/ }
+# the tracked figures' gnuplot: another version draws other bytes (tests/40-plots.t compares them)
+if [ "$out" = plots ]; then gnuplot --version > plots/gnuplot.version; fi
 for gp in plots/*.gp; do
     name=$(basename "$gp" .gp)
     rc=0

@@ -165,7 +165,9 @@ CSV
                ['mpi_staged', 512, 2, 2, 6.0], ['mpi_overlap', 512, 2, 2, 5.2], ['nccl', 512, 2, 2, 5.5],
                ['nccl_overlap', 512, 2, 2, 5.12], ['mpi_staged', 512, 2, 2, 9.9],  # a repeated run: the first counts
                ['mpi_staged', 512, 2, 1, 13.0], ['mpi_overlap', 512, 2, 1, 11.0],
-               ['nccl_graph', 512, 2, 2, 5.0], ['nccl_overlap', 1024, 2, 2, 10.5], ['nccl_overlap', 512, 1, 1, 10.2]) {
+               ['nccl_graph', 512, 2, 2, 5.0], ['nccl_overlap', 1024, 2, 2, 10.5], ['nccl_overlap', 512, 1, 1, 10.2],
+               # thinner slabs, for the slab figure (it needs three thicknesses)
+               ['nccl_overlap', 128, 1, 1, 2.6], ['nccl_overlap', 128, 2, 2, 2.0], ['nccl_overlap', 1024, 1, 1, 20.4]) {
         my ($v, $nz, $ranks, $gpus, $ms) = @$r;
         my %row = (gpu => 'Two GPUs', lab => 'lab9_multigpu', variant => $v, nx => 512, ny => 512, nz => $nz, order => 0,
                    steps => 6, median_ms => $ms, min_ms => $ms, gpts => sprintf('%.3f', 512 * 512 * $nz * 6 / $ms / 1e6),
@@ -295,7 +297,8 @@ SKIP: {
     is($r->{status}, 0, 'make plots exits 0') or diag($r->{err});
     # Figures whose data only a machine the course has not yet run on can make: drawn above from
     # made-up rows; skipped here only while the shipped data has none of their rows.
-    my %pending = ('plots/lab9_slabs.gp' => data_pl('slabs', $GPU) eq '' ? 'no lab 9 rows on several GPUs in the shipped data' : undef);
+    my %thick = map { /^(\d+) / ? ($1 => 1) : () } split /\n/, data_pl('slabs', $GPU);
+    my %pending = ('plots/lab9_slabs.gp' => keys(%thick) < 3 ? 'fewer than 3 slab thicknesses of lab 9 on several GPUs in the shipped data' : undef);
     for my $gp (@scripts) {
         my $png = basename($gp, '.gp') . '.png';
         my $path = "$pdir/$png";
@@ -306,6 +309,17 @@ SKIP: {
         # the shipped data has every figure's inputs: a script that skipped its figure is a failure
         ok(-s $path && -s $path > 10_000, "$gp made $png (" . (-s $path // 0) . " bytes)");
         is_png($path);
+    }
+    # The tracked figures are what the committed data makes (make plots in a clean clone changes
+    # nothing): byte for byte, where this gnuplot is the one that drew them (plots/gnuplot.version;
+    # another version draws other bytes from the same data).
+    chomp(my $have = `gnuplot --version`);
+    my $drew = do { open my $v, '<', 'plots/gnuplot.version' or die "plots/gnuplot.version: $!"; local $/; <$v> } // '';
+    chomp $drew;
+  SKIP: {
+        skip "this gnuplot ($have) is not the one that drew the tracked figures ($drew)", 1 if $have ne $drew;
+        my @stale = grep { my $p = "$pdir/" . basename($_); !-e $p || system('cmp', '-s', $_, $p) != 0 } split /\n/, `git ls-files 'plots/*.png'`;
+        is("@stale", '', 'every tracked figure is what make plots draws from the committed data (else: make plots, commit)');
     }
 
     # make compare: the PNG next to the CSV, or at OUT=
