@@ -63,14 +63,14 @@ set ylabel "Gpoints/s (output points / median time)"
 set yrange [0:450]
 set key bottom left
 set title "queue_16x16 (003's tile)"
-plot for [i=0:5] file16 index i using 1:($2 / 1000) with linespoints pt 7 lw 1.5 title columnhead(1), \
+plot for [i=0:5] file16 index i using 1:($2 / 1000) with linespoints pt 4 + 2 * i ps 1.1 lw 1.5 title columnhead(1), \
      file16 index 0 using 1:($3 / 1000) with lines dt 2 lw 2 lc rgb "#c0392b" title "bound: copy GB/s / 8 bytes"
 set title "queue_32x32"
-plot for [i=0:5] file32 index i using 1:($2 / 1000) with linespoints pt 7 lw 1.5 title columnhead(1), \
+plot for [i=0:5] file32 index i using 1:($2 / 1000) with linespoints pt 4 + 2 * i ps 1.1 lw 1.5 title columnhead(1), \
      file32 index 0 using 1:($3 / 1000) with lines dt 2 lw 2 lc rgb "#c0392b" title "bound: copy GB/s / 8 bytes"
 if (has4) {
     set title "queue4_128x16"
-    plot for [i=0:5] file4 index i using 1:($2 / 1000) with linespoints pt 7 lw 1.5 title columnhead(1), \
+    plot for [i=0:5] file4 index i using 1:($2 / 1000) with linespoints pt 4 + 2 * i ps 1.1 lw 1.5 title columnhead(1), \
          file4 index 0 using 1:($3 / 1000) with lines dt 2 lw 2 lc rgb "#c0392b" title "bound: copy GB/s / 8 bytes"
 } else {
     set multiplot next

@@ -35,9 +35,11 @@ set key bottom right box opaque
 set xrange [2e-3:0.2]
 set yrange [1e-6:1e3]
 trunc(h) = (8 * pi)**9 * h**8 / 630
-# blocks: x_spencils, x_lpencils, y_spencils, ... (as figures.pl prints them); a colour per
-# direction, sPencils solid with filled points, lPencils dashed with larger open ones
+# blocks: x_spencils, x_lpencils, y_spencils, ... (as figures.pl prints them); a colour and a
+# symbol per direction (circle x, square y, triangle z: readable without the colours),
+# sPencils solid with filled symbols, lPencils dashed with larger open ones
 dircolor(i) = i / 2 == 0 ? "#1f4e99" : i / 2 == 1 ? "#d95f02" : "#1b9e77"
-plot for [i=0:4:2] data index i using 2:3 with linespoints pt 7 ps 0.8 lw 2 lc rgb dircolor(i) title columnhead(1), \
-     for [i=1:5:2] data index i using 2:3 with linespoints pt 6 ps 2.0 lw 1.5 dt 2 lc rgb dircolor(i) title columnhead(1), \
+dirfilled(i) = i / 2 == 0 ? 7 : i / 2 == 1 ? 5 : 9
+plot for [i=0:4:2] data index i using 2:3 with linespoints pt dirfilled(i) ps 0.8 lw 2 lc rgb dircolor(i) title columnhead(1), \
+     for [i=1:5:2] data index i using 2:3 with linespoints pt dirfilled(i) - 1 ps 2.0 lw 1.5 dt 2 lc rgb dircolor(i) title columnhead(1), \
      [1.0/300:0.12] trunc(x) dt 3 lw 2 lc rgb "black" title "x: (8 pi)^9 h^8/630, slope 8"

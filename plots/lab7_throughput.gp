@@ -59,7 +59,7 @@ if (has_sizes) {
     set xrange [700:24000]
     set xtics ("1024^2" 1024, "2048^2" 2048, "4096^2" 4096, "8192^2" 8192, "16384^2" 16384) norotate
     set key bottom right
-    plot for [i=0:*] sdata index i using 1:2 with linespoints pt 7 ps 1.2 lw 2 title columnhead(1), \
+    plot for [i=0:*] sdata index i using 1:2 with linespoints pt 4 + 2 * i ps 1.2 lw 2 title columnhead(1), \
          sdata index 0 using 1:3 with lines dt 2 lw 2 lc rgb "#c0392b" title "single-step bound (copy / 8 bytes)"
 }
 unset multiplot

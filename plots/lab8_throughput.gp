@@ -49,9 +49,10 @@ if (has_table2) {
     set yrange [0:100]
     set key top left
     set xtics rotate by -20
+    # 2009's bars hatched, today's solid, 16x16 darker than 32x32: readable without the colours
     plot tdata using 4:xtic(1) lc rgb "#1f4e99" title "16x16, here", \
          '' using 5 lc rgb "#5dade2" title "32x32, here", \
-         '' using 8 lc rgb "#7f8c8d" title "16x16, 2009 (Tesla 10-series)", \
-         '' using 9 lc rgb "#bdc3c7" title "32x32, 2009"
+         '' using 8 fs pattern 4 border -1 lc rgb "#4d5656" title "16x16, 2009 (Tesla 10-series)", \
+         '' using 9 fs pattern 5 border -1 lc rgb "#7f8c8d" title "32x32, 2009"
 }
 unset multiplot

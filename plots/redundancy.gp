@@ -17,7 +17,7 @@ cube(t) = t**3 / (t - 2)**3
 plane(t, z) = t**2 * (z + 2) / ((t - 2)**2 * z)
 set label 1 "lab 2 naive: 7" at 3.3, 7.4
 plot cube(x) lw 2 title "lab 3: T^3 tile, T^3/(T-2)^3", \
-     plane(x, 32) lw 2 title "lab 4: T x T planes, Z = 32", \
+     plane(x, 32) lw 2 dt 2 title "lab 4: T x T planes, Z = 32", \
      7 dt 2 lc rgb "gray" notitle, \
      '-' using 1:(cube($1)) with points pt 7 ps 1.3 lc 1 title "lab 3 variants (T = 4, 6, 8, 10)", \
      '-' using 1:(plane($1, 32)) with points pt 5 ps 1.3 lc 2 title "lab 4 (T = 32)"
@@ -36,7 +36,7 @@ set yrange [0:4]
 set xtics 2
 tile(n, m, k) = (n * m + k * n + k * m) / (n * m)
 plot tile(16, 16, x) lw 2 title "16x16 tile: (nm+kn+km)/(nm)", \
-     tile(32, 32, x) lw 2 title "32x32 tile", \
+     tile(32, 32, x) lw 2 dt 2 title "32x32 tile", \
      '-' using 1:(tile(16, 16, $1)) with points pt 7 ps 1.3 lc 1 title "lab 5 queue_16x16", \
      '-' using 1:(tile(32, 32, $1)) with points pt 5 ps 1.3 lc 2 title "lab 5 queue_32x32"
 2
