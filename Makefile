@@ -189,7 +189,7 @@ test: all $(patsubst %,build/grading/%,$(SOL_BINS)) build/tests/unit build/tests
 QUICK_CHEATS := static-main,static-system,static-fopen,static-dlsym,static-ctor-attribute
 test-quick: all build/tests/unit build/tests/sandbox  ## the edit loop's tests, under 30 s (make test: all of them)
 	TEST_LABS=lab1_diff1d,lab2_naive7pt VET_CHEATS=$(QUICK_CHEATS) prove --exec '' tests/00-build.t tests/10-unit.t \
-	  tests/20-cli.t tests/30-skeleton.t tests/45-tables.t tests/55-vet.t tests/60-check.t
+	  tests/20-cli.t tests/30-skeleton.t tests/45-tables.t tests/55-vet.t tests/60-check.t tests/62-check-class.t
 
 sanitize: all                  ## compute-sanitizer memcheck, racecheck, synccheck on every solution's sanitize cases (GPU)
 	prove --exec '' tests/70-sanitizer.t
