@@ -34,5 +34,21 @@ for my $lab (labs()) {
     my @others = grep { $_ ne $skel && $_ ne $src } glob("labs/$lab/* solutions/$lab/*");
     my @marked = grep { open my $o, '<', $_; my $t = do { local $/; <$o> } // ''; $t =~ /TODO\(student\)|BEGIN SOLUTION/ } @others;
     is("@marked", '', "$lab: no student region outside the kernels file");
+    # labs/labN/HINTS.md: a ladder of three hints (where to look, the idea, the shape) for every TODO
+    my $todos = grep { /TODO\(student\)/ } do { open my $k, '<', $skel or die; <$k> };
+    if (open my $h, '<', "labs/$lab/HINTS.md") {
+        my @sections = split /^## /m, do { local $/; <$h> };
+        shift @sections;
+        my ($covered, @short) = (0);
+        for my $s (@sections) {
+            my ($head) = split /\n/, $s;
+            $covered += $head =~ /^TODOs (\d+)-(\d+)/ ? $2 - $1 + 1 : 1;
+            push @short, $head unless $s =~ /^1\. \*Where to look/m && $s =~ /^2\. \*The idea/m && $s =~ /^3\. \*The shape/m;
+        }
+        is($covered, $todos, "labs/$lab/HINTS.md: a section for each of the skeleton's $todos TODOs");
+        is("@short", '', "labs/$lab/HINTS.md: every section has its three hints");
+    } else {
+        fail("labs/$lab/HINTS.md: a hint ladder for the lab's TODOs");
+    }
 }
 done_testing();
