@@ -209,7 +209,7 @@ sub paths_table {
 
 # Replace the text between "<!-- KIND:ARG -->" and "<!-- end -->" in each file.
 sub cmd_tables {
-    my @files = @_ ? @_ : ('README.md', glob('handouts/*.md'), glob('solutions/*/answers.md'));
+    my @files = @_ ? @_ : ('README.md', glob('handouts/*.md'), glob('handouts/debriefs/*.md'), glob('solutions/*/answers.md'));
     my @runs = latest(read_csv_or_empty(gpu_file('', '')));
     my @headline = headline_rows(@runs);
     my @conv = latest(read_csv_or_empty(gpu_file('', '-convergence')));

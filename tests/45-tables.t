@@ -9,8 +9,8 @@ use File::Copy;
 use TestLib;
 
 my $dir = tmpdir();
-for my $doc ('README.md', glob('handouts/*.md'), glob('solutions/*/answers.md')) {
-    (my $copy = "$dir/$doc") =~ s{/(handouts|solutions)/}{/}; $copy =~ s{/([^/]+)/answers\.md$}{/$1-answers.md};
+for my $doc ('README.md', glob('handouts/*.md'), glob('handouts/debriefs/*.md'), glob('solutions/*/answers.md')) {
+    (my $copy = "$dir/$doc") =~ s{/(handouts|solutions)/}{/}; $copy =~ s{/([^/]+)/answers\.md$}{/$1-answers.md}; $copy =~ s{/debriefs/}{/debrief-};
     copy($doc, $copy) or die "$doc: $!";
     my $r = run('perl', 'plots/tables.pl', $copy);
     is($r->{status}, 0, "$doc: tables regenerate") or diag($r->{err});

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/source"
-git ls-files -z | grep -zv -E '^(solutions/[^/]*/(answers[^/]*|bugs\.txt)|tests/cheats/.*|data/experiments/.*|data/[^/]*-test\.log)$' \
+git ls-files -z | grep -zv -E '^(solutions/[^/]*/(answers[^/]*|bugs\.txt)|handouts/debriefs/.*|tests/cheats/.*|data/experiments/.*|data/[^/]*-test\.log)$' \
     | xargs -0 cp --parents -t "$stage/source"
 cat > "$stage/setup.sh" <<'SETUP'
 #!/usr/bin/env bash

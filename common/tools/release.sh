@@ -14,7 +14,7 @@ dir=${1:?usage: release.sh DIR}
 cd "$(dirname "$0")/../.."
 [ -e "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ] && { echo "make release: $dir exists and is not empty" >&2; exit 2; }
 mkdir -p "$dir"
-git ls-files -z | grep -zv -E '^(solutions/|tests/cheats/|data/experiments/|data/[^/]*-test\.log$)' | xargs -0 cp --parents -t "$dir"
+git ls-files -z | grep -zv -E '^(solutions/|handouts/debriefs/|tests/cheats/|data/experiments/|data/[^/]*-test\.log$)' | xargs -0 cp --parents -t "$dir"
 # The reference programs (make rebuilds them here if they were built for another ARCH).
 sols=$(ls solutions/*/kernels.cu | sed -E 's|solutions/lab([0-9]+)_.*|sol\1|')
 make -s ARCH="${RELEASE_ARCH:-portable}" $sols
