@@ -208,6 +208,35 @@ sub paths_table {
 }
 
 # Replace the text between "<!-- KIND:ARG -->" and "<!-- end -->" in each file.
+# A peer (data/<GPU>-peers.csv; the marker's argument is LAB.PEER: lab7_heat_multistep.EBISU)
+# beside the lab's fastest variant at the same problem (its newest make bench row of that
+# size): the peer's newest figure per problem.
+sub peers_table {
+    my ($arg, @runs) = @_;
+    my ($lab, $peer) = split /\./, $arg, 2;
+    my @peers = grep { !$peer || $_->{peer} eq $peer } read_csv_or_empty(gpu_file('', '-peers'));
+    my (%last, @order);
+    for my $p (@peers) {
+        push @order, "$p->{peer} $p->{problem}" unless $last{"$p->{peer} $p->{problem}"};
+        $last{"$p->{peer} $p->{problem}"} = $p;
+    }
+    my @rows;
+    for my $k (@order) {
+        my $p = $last{$k};
+        my ($size) = $p->{problem} =~ /(\d+x\d+(?:x\d+)?)$/ or next;
+        my ($ours) = sort { $b->{gpts} <=> $a->{gpts} }
+                     grep { $_->{lab} eq $lab && $_->{status} eq 'PASS' && size_of($_) eq $size } @runs;
+        push @rows, [ "$p->{peer} $p->{problem}", sprintf('%.1f', $p->{figure}), "$p->{date}, $p->{peer_commit}",
+                      $ours ? ("$ours->{variant} " . sprintf('%.1f', $ours->{gpts}), "$ours->{steps} steps, $ours->{commit}",
+                               sprintf('%.2f', $ours->{gpts} / $p->{figure})) : ('-', 'not benched at this size yet', '-') ];
+    }
+    return "(no peer data: common/tools/peers.sh run on a GPU)\n" unless @rows;
+    return fmt_table([ 'peer and problem', 'peer Gpoint-steps/s', 'measured', 'ours', 'ours measured', 'ours / peer' ], @rows)
+        . "\nFrom data/" . ($peers[0]{gpu} =~ s/ /_/gr) . "-peers.csv and `make bench`; a ratio means most where both ran in one "
+        . "session on one GPU (the dates and commits say when). EBISU's own check passes in 2D and fails in 3D (RMS 1.6e-2 "
+        . "against its CPU gold at 256^3, 16 steps); ours are checked against the CPU reference every run.\n";
+}
+
 sub cmd_tables {
     my @files = @_ ? @_ : ('README.md', glob('handouts/*.md'), glob('handouts/debriefs/*.md'), glob('solutions/*/answers.md'));
     my @runs = latest(read_csv_or_empty(gpu_file('', '')));
@@ -222,7 +251,7 @@ sub cmd_tables {
         my $text = do { local $/; <$in> };
         close $in;
         my $new = $text;
-        $new =~ s{(<!-- (results|headline|alignment|convergence|table1|table2|scaling|weak|graphs|hiding|profile|paths):([\w.-]+) -->\n).*?(<!-- end -->)}{
+        $new =~ s{(<!-- (results|headline|alignment|convergence|table1|table2|scaling|weak|graphs|peers|hiding|profile|paths):([\w.-]+) -->\n).*?(<!-- end -->)}{
             my ($open, $kind, $arg, $close) = ($1, $2, $3, $4);
             my $body = $kind eq 'results' ? results_table($arg, '`make bench`', @runs)
                      : $kind eq 'headline' ? results_table($arg eq 'all' ? '' : $arg, '`make bench`', @headline)
@@ -231,6 +260,7 @@ sub cmd_tables {
                      : $kind eq 'table2' ? table2($arg, @runs)
                      : $kind eq 'scaling' ? scaling($arg, @runs)
                      : $kind eq 'hiding' ? hiding($arg, @runs)
+                     : $kind eq 'peers' ? peers_table($arg, @runs)
                      : $kind eq 'weak' ? weak($arg, @runs)
                      : $kind eq 'graphs' ? graphs($arg, @runs)
                      : $kind eq 'profile' ? profile_table($arg)

@@ -28,6 +28,9 @@
 #                their queue4 rows in data/<GPU>-paths.csv; path-native: the rows of this GPU's own
 #                build, which path-NN builds again when it is done.
 #   small        tests/75-small-gpus.t: every solution on emulated smaller GPUs (STENCIL_EMULATE)
+#   peers        the research codes (common/tools/peers.sh: EBISU) built and run, their rows in
+#                data/<GPU>-peers.csv; with bench-7 in the same call, lab 7 beside them (the
+#                device tool: carry peers/, which git ignores)
 #   check-small  make check of the solutions on a GPU of 48 KB a block (tests/60-check.t, small)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # never NVLink multicast (it can take a shared host's GPUs out of service)
@@ -104,6 +107,7 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
             make -j"$(nproc)" COMMIT="$commit" all 2>&1 | grep -E 'error'  # this GPU's own build again
             (exit $rc) ;;
         small) perl tests/75-small-gpus.t ;;
+        peers) COMMIT="$commit" bash common/tools/peers.sh build && COMMIT="$commit" bash common/tools/peers.sh run ;;
         check-small) CHECK_PARTS=small perl tests/60-check.t ;;
         *) echo "gpu-session: unknown phase $phase"; false ;;
         esac
@@ -112,5 +116,5 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
 } 2>&1 | tee -a "$log"
 if [ -n "${OUT:-}" ]; then
     cp "$log" "$base".csv "$OUT"/
-    for f in "$base"-convergence.csv "$base"-timing.csv "$base"-alignment.csv "$base"-paths.csv "$base"-profile.csv; do if [ -f "$f" ]; then cp "$f" "$OUT"/; fi; done
+    for f in "$base"-convergence.csv "$base"-timing.csv "$base"-alignment.csv "$base"-paths.csv "$base"-profile.csv "$base"-peers.csv; do if [ -f "$f" ]; then cp "$f" "$OUT"/; fi; done
 fi
