@@ -209,7 +209,7 @@ PROFILE_CSV = data/$(shell nvidia-smi --query-gpu=name --format=csv,noheader 2>/
 profile: $(SOL_BINS)           ## DRAM bytes per point of every solution variant (Nsight Compute), into data/<GPU>-profile.csv
 	@for s in $(SOL_BINS); do ./$$s --profile --csv $(PROFILE_CSV) || exit $$?; done
 
-plots: | need-gnuplot          ## figures under plots/ from data/ and the models
+plots: all | need-gnuplot      ## figures under plots/ from data/ and the models (the roofline asks the programs their flops)
 	bash plots/make-plots.sh
 
 # make compare CSV=mine.csv [OUT=mine.png] [GPU=...]: the student's CSV beside the reference

@@ -2,9 +2,10 @@
 # A roofline of every reference variant at its lab's default problem (lab 5: every order at
 # 512^3; lab 7: its 2D and its 3D problem): Gflop/s (flop per point x Gpoints/s) against the
 # arithmetic intensity, flop per point over the minimal bytes per point (8 for one array in and
-# one out, per step in lab 7; lab 8's 16 once it has rows). The flop counts are the kernels' own,
-# counted in plots/figures.pl (flops_per_point): 7-point 8, order-k star 1 + 3.5k, lab 1's
-# difference 2, lab 6's derivative 11, lab 7's heat step 7 (2D) and 9 (3D).
+# one out, per step in lab 7; lab 8's 16). The flop counts are the kernels' own, as each lab's
+# definition counts them (flops_per_point; the programs' --list says them, so the programs must be
+# built: make all): 7-point 8, order-k star 1 + 3.5k, lab 1's difference 2, lab 6's derivative
+# 11, lab 7's heat step 7 (2D) and 9 (3D), lab 8's wave 33.
 # The roofs: memory, the copy bandwidth the programs measured x intensity; compute, the fp32
 # peak without tensor cores from NVIDIA's H100 SXM datasheet (67 TFLOP/s), drawn only for that
 # GPU. A point above the memory roof moved fewer bytes than the minimal traffic (lab 7's tb
@@ -12,7 +13,7 @@
 # latest session of each lab. Inputs: out, gpu, gpufile (set with -e by make-plots.sh).
 cmd = "perl plots/figures.pl roofline '".gpufile."'"
 if (int(system(cmd." 2>/dev/null | grep -c '^[a-z]'")) == 0) {
-    print sprintf("roofline.png: no passing rows in data/%s.csv: not drawn", gpufile)
+    print sprintf("roofline.png: no passing rows in data/%s.csv, or no lab program built to count their flops (make all): not drawn", gpufile)
     exit status 3
 }
 data = "< ".cmd

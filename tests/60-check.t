@@ -56,6 +56,9 @@ sub gradescope_shape {
     my ($t) = grep { $_->{name} =~ /^lab9_multigpu/ } @{ results("$dir/nompi.json")->{tests} || [] };
     ok($t && $t->{max_score} == 0 && $t->{output} =~ /^not graded here: .*no MPI here/,
        'without MPI, a submitted lab 9: "not graded here" in results.json, 0 of 0, and why');
+    my $r = run('perl', 'common/grader/check.pl', '--submission', $sub, '--labs', 'lab9', '--results', "$dir/nompi9.json");
+    is($r->{status}, 2, 'without MPI, --labs lab9: could not grade (exit 2)');
+    like(results("$dir/nompi9.json")->{output} // '', qr/lab9_multigpu: not graded here: .*no MPI here/, 'and results.json says why');
 }
 unless (has_gpu() && has_solutions()) {
     done_testing();

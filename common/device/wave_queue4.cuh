@@ -293,8 +293,9 @@ static inline const char *queue4_refuse(const struct problem *p, size_t planes)
     if (p->n[0] > (1u << 30) || p->n[1] > (1u << 30) || p->n[2] > (1u << 30))
         return "every dimension must be at most 2^30 (int coordinates)";
     // wave_box: one plane a block in z, at least 8 rows a block (a strip up to 32 wide)
+    // (where the ring does not fit, wave_box takes whole planes, in blocks of 256 x 1 where nx >= 256)
     if (ceil_div(p->n[1], QUAD_H) > 65535 || ceil_div(planes, queue4_chunk(p, planes)) > 65535 || planes > 65535 ||
-        ceil_div(p->n[1], 8) > 65535)
+        ceil_div(p->n[1], 8) > 65535 || (!queue4_fits(p) && p->n[1] > 65535))
         return "too many blocks along y or z for the grid (65535 at most)";
     return NULL;
 }

@@ -9,8 +9,9 @@
 # check.log (the grader's output), and gradebook.csv: a row per student and lab with the
 # variants' points, the lab's total and maximum, and warnings (a lab not graded, a GPU that was
 # shared, a variant not gradable here, a grader that could not grade at all).
-# Interrupted and run again, it skips the students already graded (their check.exit exists) and
-# grades the rest; the gradebook is always rewritten from every results.json there is.
+# Interrupted and run again, it skips the students already graded (their check.exit exists and is
+# not 2, "could not grade") and grades the rest; the gradebook is always rewritten from every
+# results.json there is.
 # One submission at a time: make check times each against the reference on the same GPU, and two
 # graders on one GPU would time each other. --part K/N grades every N-th student from the K-th
 # (K = 0 .. N-1): N jobs on N machines (a Slurm array job: common/tools/check-class.sbatch) split
@@ -49,7 +50,9 @@ my ($graded, $skipped) = (0, 0);
 for my $i (grep { $_ % $parts == $part } 0 .. $#students) {
     my $s = $students[$i];
     my $dir = "$out/$s";
-    if (-e "$dir/check.exit") {
+    # graded: a check.exit, unless it says the grader could not grade (2: no GPU, a broken node),
+    # which the next run tries again
+    if (-e "$dir/check.exit" && (read_text("$dir/check.exit") // '') !~ /^2\b/) {
         $skipped++;
         next;
     }
@@ -66,7 +69,7 @@ for my $i (grep { $_ % $parts == $part } 0 .. $#students) {
         exec @cmd or die "check-class.pl: $cmd[0]: $!\n";
     }
     # an interrupt ends this student's grading too, and leaves no check.exit: graded again on resume
-    local $SIG{INT} = local $SIG{TERM} = sub { kill 'TERM', $pid; waitpid $pid, 0; exit 130 };
+    local $SIG{INT} = local $SIG{TERM} = sub { my ($sig) = @_; kill 'TERM', $pid; waitpid $pid, 0; exit($sig eq 'INT' ? 130 : 143) };
     waitpid $pid, 0;
     my $status = $? & 127 ? 128 + ($? & 127) : $? >> 8;
     open my $fh, '>', "$dir/check.exit" or die "check-class.pl: $dir/check.exit: $!\n";
@@ -79,7 +82,8 @@ printf "graded %d, %d already graded before; gradebook: %s\n", $graded, $skipped
 # gradebook.csv from every student's results.json: a row per student and lab.
 sub write_gradebook {
     my $book = "$out/gradebook.csv";
-    open my $fh, '>', "$book.tmp" or die "check-class.pl: $book.tmp: $!\n";
+    my $tmp = "$book.tmp$$";  # parts of a Slurm array may write at the same time
+    open my $fh, '>', $tmp or die "check-class.pl: $tmp: $!\n";
     print $fh "student,lab,variant_points,total,max,warnings\n";
     for my $s (@students) {
         my $exit = read_text("$out/$s/check.exit");
@@ -89,7 +93,7 @@ sub write_gradebook {
             next;
         }
         chomp $exit;
-        if (!$r || !@{ $r->{tests} || [] }) {  # nothing graded: the grader's own last line says why
+        if (!$r || !@{ $r->{tests} || [] } || $exit == 2) {  # not graded: the grader's own last line says why
             my ($why) = reverse grep { /\S/ } split /\n/, ($r ? $r->{output} // '' : 'no results.json');
             print $fh csv($s, '', '', 0, 0, "could not grade (exit $exit): " . ($why // ''));
             next;
@@ -116,7 +120,7 @@ sub write_gradebook {
         }
     }
     close $fh;
-    rename "$book.tmp", $book or die "check-class.pl: $book: $!\n";
+    rename $tmp, $book or die "check-class.pl: $book: $!\n";
     return $book;
 }
 
