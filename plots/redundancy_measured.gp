@@ -27,8 +27,9 @@ groups = system(cmd." | awk '!/^#/ { if (!($2 in f)) { f[$2] = $1; o[++n] = $2 }
     ." END { for (i = 1; i <= n; i++) printf \"%s %s %s \", o[i], f[o[i]], l[o[i]] }'")
 set terminal pngcairo size 1500,680 font "sans,11" noenhanced
 set output out
+# three lines: the commits and the labs changed since do not fit one line of the figure's width
 set title sprintf("Elements read per output point: the model against DRAM (Nsight Compute), %s\nprofiled at commit %s%s", \
-    gpuname, commit, strlen(changed) > 0 ? "; reference kernels changed since: ".changed." (re-run make profile)" : "")
+    gpuname, commit, strlen(changed) > 0 ? "\nreference kernels changed since: ".changed." (re-run make profile)" : "")
 set ylabel "elements read per output point (DRAM bytes read / 4)"
 set xrange [-1:xmax + 1]
 set yrange [0:top]
