@@ -229,9 +229,6 @@ static inline int wave_zchunk(const struct problem *p, size_t planes, size_t til
     return (int)(zc < planes ? zc : planes);
 }
 
-// One block of 256 threads fits an SM (about 200 registers a thread): 4 blocks per SM balance the
-// tail without cutting the chunks short (a chunk reads 2R extra planes; at 512^3, 16 per SM
-// would make that 26 % more tile reads, 4 per SM 8 %).
 // A tile column costs the same whether it holds 128 x points or one (every warp runs the whole
 // loop): at nx = 513 a fifth column would make the step 25% slower for 0.2% more points. So
 // queue4 covers the grid's whole tiles only, and a thin remainder (at most TAIL_X columns on the
@@ -246,11 +243,31 @@ static inline void queue4_extent(const struct problem *p, size_t *xm, size_t *ym
     *ym = ny >= QUAD_H && ry <= TAIL_Y ? ny - ry : ny;
 }
 
+// The blocks of queue4 (the ring that fits) one SM holds at once, from the occupancy calculator,
+// asked once: the kernel and its shared memory are the same at every launch of the process.
+static inline int queue4_resident(const struct problem *p)
+{
+    static int n;
+    if (n == 0) {
+        const bool six = Quad<3>::SMEM <= p->smem_optin;
+        const void *fn = six ? (const void *)wave_queue4<3> : (const void *)wave_queue4<1>;
+        const size_t smem = six ? Quad<3>::SMEM : Quad<1>::SMEM;
+        CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, Quad<>::NT, smem));
+        if (n < 1) n = 1;
+    }
+    return n;
+}
+
+// The z chunk of `planes` planes: quad.cuh's wave model. At 768^3 on an H100 (288 tile columns,
+// 132 blocks at once) the rule before it, about 4 blocks per SM, took 2 chunks: 4.4 waves, the
+// last a third full.
 static inline int queue4_chunk(const struct problem *p, size_t planes)
 {
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
-    return wave_zchunk(p, planes, (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H), 4);
+    const size_t tiles = (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H);
+    return (int)quad_zchunk(tiles, planes, (size_t)queue4_resident(p) * p->sm_count, WAVE_R);
 }
 
 // Whether the ring of 4 shared planes, the smallest, fits this GPU's shared memory.

@@ -706,17 +706,9 @@ static int queue4_resident(const struct problem *p, int r)
     }
 }
 
-// z chunks. Each chunk re-reads 2R planes to fill its queue, so long chunks read less DRAM; but
-// the grid runs in waves of the blocks the SMs hold at once, and a last wave that is barely
-// filled takes as long as a full one. So of the chunk lengths (at least 4R planes) this takes the
-// one with the least modelled time, waves x (planes a block loads), the waves rounded up; it
-// wants at least 3 waves where the grid has the tiles for them: a grid of 1 or 2 waves ran no
-// faster and sometimes far slower on an H200 (the SMs start and drain together). Against the rule
-// before (about 16 blocks per SM, 8.2 waves at 512^3 order 8) DRAM reads at order 8 fell from 4.57
-// to 4.28 bytes a point, and 512^3 ran 2.3-5.3% faster at orders 2 to 8 on an H200. (The copy
-// blocks past the tiles above order 8 are short and not counted.) The answer is kept for the
-// next launch of the same problem: the occupancy calculator is asked once, and a long grid (nz =
-// 10^5) would loop 10^4 times.
+// z chunks: quad.cuh's wave model (quad_zchunk). The answer is kept for the next launch of the
+// same problem: the occupancy calculator is asked once, and a long grid (nz = 10^5) would loop
+// 10^4 times.
 static int queue4_chunk(const struct problem *p, int r)
 {
     const size_t nz = p->n[2], key[6] = {p->n[0], p->n[1], nz, (size_t)r, (size_t)p->sm_count, p->smem_optin};
@@ -727,16 +719,7 @@ static int queue4_chunk(const struct problem *p, int r)
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
     const size_t tiles = (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H);
-    const size_t slots = (size_t)queue4_resident(p, r) * p->sm_count, min_zc = 4 * (size_t)r;
-    auto up = [](size_t a, size_t b) { return (a + b - 1) / b; };
-    size_t best = nz, best_t = 0;
-    bool best_full = false;
-    for (size_t c = 1; c == 1 || up(nz, c) >= min_zc; c++) {  // c chunks (fewer where zc c - nz >= zc)
-        const size_t zc = up(nz, c), blocks = tiles * up(nz, zc);
-        const size_t t = up(blocks, slots) * (zc + 2 * r);  // waves x planes loaded a block
-        const bool full = blocks >= 3 * slots;
-        if (c == 1 || (full && !best_full) || (full == best_full && t < best_t)) best = zc, best_t = t, best_full = full;
-    }
+    const size_t best = quad_zchunk(tiles, nz, (size_t)queue4_resident(p, r) * p->sm_count, r);
     for (int i = 0; i < 6; i++) last[i] = key[i];
     last_zc = best;
     return (int)best;
