@@ -46,18 +46,21 @@ build_ebisu() {
     echo "peers.sh: built $out/e2d5pt and $out/e3d7pt (EBISU $EBISU_COMMIT)"
 }
 
-# One EBISU run: its non-verbose line is "ms<TAB>GCells/s<TAB>" (cells off the halo, per step:
-# Gpoint-steps/s), appended as a row.
+# One EBISU run: its non-verbose output is one line of tab-separated fields (PTX version, data
+# size, the problem and the launch, ...) ending "ms<TAB>GCells/s<TAB>" (cells off the halo, per
+# step: Gpoint-steps/s), appended as a row. A run that fails or prints no figure is shown whole.
 run_ebisu() {
     local problem=$1; shift
-    local line gcells
-    line=$("$@" | tail -n 1)
-    gcells=$(printf '%s\n' "$line" | awk -F'\t' '{print $2}')
-    [[ $gcells =~ ^[0-9.]+$ ]] || { echo "peers.sh: $* printed no figure: $line" >&2; return 1; }
+    local output gcells status=0
+    output=$("$@" 2>&1) || status=$?
+    gcells=$(printf '%s\n' "$output" | tail -n 1 | awk -F'\t' '{for (i = NF; i > 0; i--) if ($i != "") { print $i; exit }}')
+    if [ "$status" -ne 0 ] || ! [[ $gcells =~ ^[0-9]+\.[0-9]+$ ]]; then
+        printf 'peers.sh: %s exited %d and printed no figure:\n%s\n' "$*" "$status" "$output" >&2
+        return 1
+    fi
     echo "EBISU,$EBISU_COMMIT,$problem,$gcells,Gpoint-steps/s,$(date -u +%F),$gpu,peers.sh run at ${COMMIT:-?}" >> "$csv"
-    echo "EBISU $problem: $gcells Gpoint-steps/s"
+    echo "EBISU $problem: $gcells Gpoint-steps/s ($(printf '%s' "$output" | tail -n 1 | tr '\t' ' '))"
 }
-
 CUDA_INC=$(dirname "$(dirname "$(command -v nvcc)")")/include
 case ${1:-} in
     build) build_ebisu ;;
@@ -67,9 +70,11 @@ case ${1:-} in
         [ -f "$csv" ] || echo "peer,peer_commit,problem,figure,unit,date,gpu,source" > "$csv"
         # the problems of lab 7's targets: whole waves of tiles on 132 SMs (EBISU drops to about
         # half where its tile count does not match the SM count)
-        run_ebisu "2d5pt fp32 7854x7854" "$out/e2d5pt" 7854 7854 --fp32 --warmup --iter=900 --bdim=256
-        run_ebisu "2d5pt fp32 15708x15708" "$out/e2d5pt" 15708 15708 --fp32 --warmup --iter=900 --bdim=256
-        run_ebisu "3d7pt fp32 512x512x512" "$out/e3d7pt" 512 512 512 --fp32 --warmup --iter=80
-        run_ebisu "3d7pt fp32 768x352x2560" "$out/e3d7pt" 768 352 2560 --fp32 --warmup --iter=80 ;;
+        rc=0
+        run_ebisu "2d5pt fp32 7854x7854" "$out/e2d5pt" 7854 7854 --fp32 --warmup --iter=900 --bdim=256 || rc=1
+        run_ebisu "2d5pt fp32 15708x15708" "$out/e2d5pt" 15708 15708 --fp32 --warmup --iter=900 --bdim=256 || rc=1
+        run_ebisu "3d7pt fp32 512x512x512" "$out/e3d7pt" 512 512 512 --fp32 --warmup --iter=80 || rc=1
+        run_ebisu "3d7pt fp32 768x352x2560" "$out/e3d7pt" 768 352 2560 --fp32 --warmup --iter=80 || rc=1
+        exit $rc ;;
     *) echo "usage: peers.sh build | run" >&2; exit 2 ;;
 esac
