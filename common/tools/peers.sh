@@ -48,18 +48,23 @@ build_ebisu() {
 
 # One EBISU run: its non-verbose output is one line of tab-separated fields (PTX version, data
 # size, the problem and the launch, ...) ending "ms<TAB>GCells/s<TAB>" (cells off the halo, per
-# step: Gpoint-steps/s), appended as a row. A run that fails or prints no figure is shown whole.
+# step: Gpoint-steps/s), appended as a row. Line-buffered (stdbuf), so that a crash after the
+# timing still shows the line: the row then says how the program ended. A run that prints no
+# figure is shown whole.
 run_ebisu() {
     local problem=$1; shift
-    local output gcells status=0
-    output=$("$@" 2>&1) || status=$?
-    gcells=$(printf '%s\n' "$output" | tail -n 1 | awk -F'\t' '{for (i = NF; i > 0; i--) if ($i != "") { print $i; exit }}')
-    if [ "$status" -ne 0 ] || ! [[ $gcells =~ ^[0-9]+\.[0-9]+$ ]]; then
+    local output gcells status=0 note=
+    output=$(stdbuf -oL "$@" 2>&1) || status=$?
+    gcells=$(printf '%s\n' "$output" | grep -P '\t[0-9]+\.[0-9]+\t$' | tail -n 1 |
+             awk -F'\t' '{for (i = NF; i > 0; i--) if ($i != "") { print $i; exit }}')
+    if ! [[ $gcells =~ ^[0-9]+\.[0-9]+$ ]]; then
         printf 'peers.sh: %s exited %d and printed no figure:\n%s\n' "$*" "$status" "$output" >&2
         return 1
     fi
-    echo "EBISU,$EBISU_COMMIT,$problem,$gcells,Gpoint-steps/s,$(date -u +%F),$gpu,peers.sh run at ${COMMIT:-?}" >> "$csv"
-    echo "EBISU $problem: $gcells Gpoint-steps/s ($(printf '%s' "$output" | tail -n 1 | tr '\t' ' '))"
+    [ "$status" -eq 0 ] || note="; it exited with status $status after printing it"
+    echo "EBISU,$EBISU_COMMIT,$problem,$gcells,Gpoint-steps/s,$(date -u +%F),$gpu,peers.sh run at ${COMMIT:-?}$note" >> "$csv"
+    echo "EBISU $problem: $gcells Gpoint-steps/s$note"
+    printf '%s\n' "$output" | tail -n 3 | tr '\t' ' '
 }
 CUDA_INC=$(dirname "$(dirname "$(command -v nvcc)")")/include
 case ${1:-} in
