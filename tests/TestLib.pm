@@ -17,7 +17,7 @@ sub labs {
     my @all = Course::labs();
     return @all unless $ENV{TEST_LABS};
     my %want = map { $_ => 1 } split /[,\s]+/, $ENV{TEST_LABS};
-    return grep { $want{$_} || (/^(lab\d+)_/ && $want{$1}) } @all;
+    return grep { $want{$_} || (/^(lab\d+[a-z]?)_/ && $want{$1}) } @all;
 }
 
 my $TMP = tempdir(CLEANUP => 1);

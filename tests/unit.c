@@ -145,7 +145,7 @@ static void test_parse_options(void)
                                         {"b", "", fake_launch, fake_refuse, NULL, 0, NULL, 0, 0}};
     static const struct lab_param diffusion[] = {{"diffusion", "D", 0.1, 0, 1}};
     struct lab plain = {0}, ordered = {0}, stepped = {0};
-    plain.number = 9;
+    plain.id = "9";
     plain.dims = 3;
     plain.default_n[0] = plain.default_n[1] = plain.default_n[2] = 64;
     plain.min_n[0] = plain.min_n[1] = plain.min_n[2] = 1;

@@ -80,8 +80,8 @@ int run_convergence(struct options *o)
     double *exact = xmalloc(count * sizeof *exact);
     struct conv_row *rows = xmalloc((size_t)lab->n_conv * (size_t)o->n_selected * sizeof *rows);
     if (!o->quiet)
-        printf("error against the analytic answer on a smooth input (lab %d, %s)\n%-14s | %11s | %10s | %10s | %10s | %s\n",
-               lab->number, dev.name, "variant", "n", "h = 1/n", "max error", "RMS error", "order");
+        printf("error against the analytic answer on a smooth input (lab %s, %s)\n%-14s | %11s | %10s | %10s | %10s | %s\n",
+               lab->id, dev.name, "variant", "n", "h = 1/n", "max error", "RMS error", "order");
     int nrows = 0, ok = 1;
     for (int s = 0; s < o->n_selected; s++) {
         const struct variant *v = &lab->variants[o->selected[s]];
@@ -110,7 +110,7 @@ int run_convergence(struct options *o)
     }
     if (o->csv) {
         char labname[64];
-        snprintf(labname, sizeof labname, "lab%d_%s", lab->number, lab->name);
+        snprintf(labname, sizeof labname, "lab%s_%s", lab->id, lab->name);
         struct conv_rows cr = {dev.name, labname, rows, nrows};
         if (csv_append(o->csv, write_conv, &cr, "gpu,lab,variant,n,h,max_err,rms_err,commit")) ok = 0;
     }

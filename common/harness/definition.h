@@ -74,7 +74,7 @@ struct lab_case {
 #endif
 
 struct lab {
-    int number;
+    const char *id;     // "1" .. "9", "5a": ./lab<id>, and lab<id>_<name> in the CSV
     const char *name;   // e.g. "diff1d"
     const char *title;  // one line for --help
     int dims;           // dimensions of the default problem

@@ -73,7 +73,7 @@ static void print_list(struct options *o, int gpus)
     const struct lab *lab = o->lab;
     double l2, atol, rtol;
     problem_tolerance(lab, &o->prob, &l2, &atol, &rtol);
-    printf("lab %d %s\n", lab->number, lab->name);
+    printf("lab %s %s\n", lab->id, lab->name);
     for (int v = 0; v < lab->n_variants; v++)
         printf("variant %s %d%s\n", lab->variants[v].name, lab->variants[v].kind,
                lab->variants[v].optional ? " optional" : lab->variants[v].given ? " given" : "");
@@ -152,8 +152,8 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     const int first = ranks_rank() == 0, ranks = ranks_size();
     if (lab->n_fields > MAX_FIELDS || lab->n_params > MAX_PARAMS || lab->dims > MAX_DIMS ||
         (lab->ghost && !lab->input)) {
-        fprintf(stderr, "%s: lab %d defines more fields, parameters or dimensions than common/harness/definition.h allows, "
-                "or ghost planes without its own inputs\n", program_name(), lab->number);
+        fprintf(stderr, "%s: lab %s defines more fields, parameters or dimensions than common/harness/definition.h allows, "
+                "or ghost planes without its own inputs\n", program_name(), lab->id);
         return 2;
     }
     struct options o;
@@ -170,7 +170,7 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
                             ? "--self-test, --dump-reference, --convergence and --profile run as one process"
                             : NULL;
         if (why) {
-            if (first) fprintf(stderr, "%s: lab %d %s\n", program_name(), lab->number, why);
+            if (first) fprintf(stderr, "%s: lab %s %s\n", program_name(), lab->id, why);
             return 2;
         }
         if (!first) o.quiet = 1, o.csv = NULL;
@@ -199,7 +199,7 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
     if (o.serve) return run_serve(&o);
     if (o.self_test) {
         if (lab->self_test) return lab->self_test();
-        printf("1..0 # SKIP lab %d has no host-side checks of its own\n", lab->number);
+        printf("1..0 # SKIP lab %s has no host-side checks of its own\n", lab->id);
         return 0;
     }
     if (o.dump_reference) return write_reference(&o);
@@ -242,9 +242,9 @@ static int run_lab(const struct lab *lab, int argc, char **argv)
                      o.prob.ranks, o.prob.gpus, o.prob.gpus > 1 ? "s" : "",
                      ranks_cuda_aware() ? "CUDA-aware" : "not CUDA-aware (host memory only)");
         }
-        printf("lab %d (%s) on %s (sm_%d): %d SMs, %.1f GB; copy bandwidth %.0f GB/s "
+        printf("lab %s (%s) on %s (sm_%d): %d SMs, %.1f GB; copy bandwidth %.0f GB/s "
                "(device-to-device, read + write); empty kernel %.1f us; seed %llu%s\n",
-               lab->number, lab->name, dev.name, dev.cc, dev.sm_count, (double)dev.total_bytes / 1e9,
+               lab->id, lab->name, dev.name, dev.cc, dev.sm_count, (double)dev.total_bytes / 1e9,
                copy_gbps, 1e3 * launch_ms, o.seed, extra);
         // Which of the kernels' code paths runs (the course guide, "Every GPU"): where the build
         // has no machine code for this GPU, the driver compiles the newest PTX it has at start-up.

@@ -97,7 +97,7 @@ void size_string(const struct problem *p, char *buf, size_t len)
 
 void print_help(const struct lab *lab, FILE *f)
 {
-    fprintf(f, "lab %d (%s): %s\n\n", lab->number, lab->name, lab->title);
+    fprintf(f, "lab %s (%s): %s\n\n", lab->id, lab->name, lab->title);
     fprintf(f, "options:\n");
     fprintf(f, "  --size %-11s grid size (default %zu", lab->dims == 1 ? "N" : "NX[xNY[xNZ]]",
             lab->default_n[0]);
@@ -253,13 +253,13 @@ int parse_options(const struct lab *lab, int argc, char **argv, struct options *
             o->sized = 1;
         } else if (!strcmp(name, "--order")) {
             if (!lab->default_order)
-                return fail(err, errlen, "lab %d has no --order option", lab->number);
+                return fail(err, errlen, "lab %s has no --order option", lab->id);
             if (parse_count(val, 1000, &v) || !lab->order_ok || !lab->order_ok((int)v))
                 return fail(err, errlen, "bad --order '%s': --help lists the orders this lab has", val);
             o->prob.order = (int)v;
         } else if (!strcmp(name, "--steps")) {
             if (!lab->default_steps)
-                return fail(err, errlen, "lab %d has no --steps option", lab->number);
+                return fail(err, errlen, "lab %s has no --steps option", lab->id);
             if (parse_count(val, 1000000, &v) || v == 0)
                 return fail(err, errlen, "bad --steps '%s': a whole number from 1 to 1000000", val);
             o->prob.steps = (int)v;

@@ -63,7 +63,7 @@ static void write_profile(FILE *f, void *ctx)
     const struct problem *p = &pr->o->prob;
     for (int i = 0; i < pr->n; i++) {
         const struct profile_row *r = &pr->rows[i];
-        fprintf(f, "%s,lab%d_%s,%s,%zu,%zu,%zu,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f", pr->dev->name, pr->o->lab->number,
+        fprintf(f, "%s,lab%s_%s,%s,%zu,%zu,%zu,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f", pr->dev->name, pr->o->lab->id,
                 pr->o->lab->name, r->v->name, p->n[0], p->n[1], p->n[2], p->order, p->steps, r->model_r, r->model_w,
                 r->val[0], r->val[1], r->val[2], r->val[3], r->val[4]);
         for (int k = 0; k < 2; k++)
@@ -102,8 +102,8 @@ int run_profile(struct options *o, const char *self)
         size_t len = strlen(extra);
         snprintf(extra + len, sizeof extra - len, " --%s %.17g", lab->params[k].name, o->prob.param[k]);
     }
-    printf("DRAM traffic per output point%s, caches and warps, measured by ncu (lab %d, %s%s)\n",
-           lab->default_steps ? "-step" : "", lab->number, size, head);
+    printf("DRAM traffic per output point%s, caches and warps, measured by ncu (lab %s, %s%s)\n",
+           lab->default_steps ? "-step" : "", lab->id, size, head);
     printf("%-20s | %16s | %14s | %15s | %12s | %9s | %9s | %9s | %s\n", "variant", "model read/write", "DRAM read B/pt",
            "DRAM write B/pt", "elements r/w", "L2 rd B/pt", "L1 sec/rq", "occupancy", "top stalls (cycles per instruction)");
     int ok = 1, n_rows = 0;

@@ -68,7 +68,7 @@ void csv_row(FILE *f, const struct run_rows *rr, const char *variant, const stru
     int info = r == NULL;
     struct derived d = {0};
     if (!info) d = derive(o, r, rr->copy_gbps);
-    fprintf(f, "%s,lab%d_%s,%s,%zu,%zu,%zu,%d,%d,", rr->dev->name, o->lab->number, o->lab->name, variant,
+    fprintf(f, "%s,lab%s_%s,%s,%zu,%zu,%zu,%d,%d,", rr->dev->name, o->lab->id, o->lab->name, variant,
             o->prob.n[0], o->prob.n[1], o->prob.n[2], o->prob.order, o->prob.steps);
     if (info)  // a measurement beside the variants: the empty kernel, timed the same way
         fprintf(f, "%.6f,%.6f,0,0,%.1f,0,0,0,0,INFO,", rr->launch_ms, rr->launch_ms, rr->copy_gbps);

@@ -18,8 +18,8 @@ sub ask_make {
     ($LABS) = $out =~ /^labs: (.*)$/m or die "make list-labs failed:\n$out";
     @VARS = $out =~ /^var (\w+=.*)$/mg;
     # "lab 9 skipped: no MPI here (...)": a lab the Makefile leaves out on this machine, and why
-    for my $line ($out =~ /^(lab \d+ skipped: .*)$/mg) {
-        my ($n) = $line =~ /^lab (\d+)/;
+    for my $line ($out =~ /^(lab \d+[a-z]? skipped: .*)$/mg) {
+        my ($n) = $line =~ /^lab (\d+[a-z]?)/;
         my ($dir) = glob "labs/lab${n}_*";
         $SKIPPED{ $dir =~ s{.*/}{}r } = $line if $dir;
     }
@@ -42,7 +42,7 @@ sub mpi_launch {
     @ENV{ keys %MPI_ENV } = values %MPI_ENV;
     return ('mpirun', '--oversubscribe', '-np', $np);
 }
-sub lab_number { my ($lab) = @_; return $lab =~ /^lab(\d+)_/ ? $1 : die "not a lab: $lab\n" }
+sub lab_number { my ($lab) = @_; return $lab =~ /^lab(\d+[a-z]?)_/ ? $1 : die "not a lab: $lab\n" }
 sub lab_bin { my ($lab, $dir) = @_; return ($dir // '.') . '/lab' . lab_number($lab) }
 sub sol_bin { my ($lab, $dir) = @_; return ($dir // '.') . '/sol' . lab_number($lab) }
 
@@ -63,7 +63,7 @@ sub listing {
     my %l = (variants => [], cases => [], kind => {}, refuses => {});
     while (my $line = <$fh>) {
         chomp $line;
-        if ($line =~ /^lab (\d+) (\S+)$/) { @l{qw(lab name)} = ($1, $2) }
+        if ($line =~ /^lab (\d+[a-z]?) (\S+)$/) { @l{qw(lab name)} = ($1, $2) }
         elsif ($line =~ /^variant (\S+) (\d+)(?: (optional|given))?$/) { push @{ $l{variants} }, $1; $l{kind}{$1} = $2; $l{$3}{$1} = 1 if $3 }
         elsif ($line =~ /^refuses (\S+) (.*)$/) { $l{refuses}{$1} = $2 }
         elsif ($line =~ /^case (.+?) : (.*)$/) { push @{ $l{cases} }, { kinds => { map { $_ => 1 } split ' ', $1 }, args => $2 } }

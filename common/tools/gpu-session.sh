@@ -42,14 +42,14 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 base=data/${gpu// /_}
 log=$base-test.log
 mkdir -p data
-cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# lab: lab[$1]_" "$f" && out+=("$f"); done; local IFS=,; echo "${out[*]}"; }
+cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# lab: lab[$1][a-z]?_" "$f" && out+=("$f"); done; local IFS=,; echo "${out[*]}"; }
 # The labs whose number is in the character class $1, one name a line (lab6_pencils), or a failure.
 # queue4 of labs 5 and 8 at 512^3, the build as it is (its code path is the CSV's code_path).
 path_rows() {
     for k in 2 8 12; do ./sol5 --order "$k" --variant queue4_128x16 --reps 20 --csv "$base-paths.csv"; done
     ./sol8 --variant queue4_128x16 --reps 10 --csv "$base-paths.csv"
 }
-labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[$1]_" ||
+labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[$1][a-z]?_" ||
             { echo "gpu-session: no lab matches [$1]" >&2; false; }; }
 {
     echo "stencil-labs GPU verification ($phases): commit $commit, $(date -u '+%Y-%m-%d %H:%M UTC')"

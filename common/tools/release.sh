@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 mkdir -p "$dir"
 git ls-files -z | grep -zv -E '^(solutions/|handouts/debriefs/|tests/cheats/|data/experiments/|data/[^/]*-test\.log$)' | xargs -0 cp --parents -t "$dir"
 # The reference programs (make rebuilds them here if they were built for another ARCH).
-sols=$(ls solutions/*/kernels.cu | sed -E 's|solutions/lab([0-9]+)_.*|sol\1|')
+sols=$(ls solutions/*/kernels.cu | sed -E 's|solutions/lab([0-9]+[a-z]?)_.*|sol\1|')
 make -s ARCH="${RELEASE_ARCH:-portable}" $sols
 for s in $sols; do [ -x "$s" ] && cp "$s" "$dir/"; done  # (lab 9's only where MPI and NCCL are)
 # Nothing of a solution may remain.

@@ -99,7 +99,7 @@ static double flops(const struct problem *p)
 }
 
 const struct lab LAB = {
-    .number = 1,
+    .id = "1",
     .name = "diff1d",
     .title = "naive 1D central difference, grid-stride and float4 versions",
     .dims = 1,

@@ -24,7 +24,7 @@ static const struct lab_case CASES[] = {
 };
 
 const struct lab LAB = {
-    .number = 2,
+    .id = "2",
     .name = "naive7pt",
     .title = "naive 3D 7-point stencil, well and badly mapped",
     CUBE_512,

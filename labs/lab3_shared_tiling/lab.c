@@ -26,7 +26,7 @@ static const struct lab_case CASES[] = {
 };
 
 const struct lab LAB = {
-    .number = 3,
+    .id = "3",
     .name = "shared_tiling",
     .title = "7-point stencil from a T^3 shared-memory tile (T selectable as a variant)",
     CUBE_512,

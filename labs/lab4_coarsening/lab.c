@@ -25,7 +25,7 @@ static const struct lab_case CASES[] = {
 };
 
 const struct lab LAB = {
-    .number = 4,
+    .id = "4",
     .name = "coarsening",
     .title = "7-point stencil, 2D blocks marching along z with prev/curr/next planes in shared memory",
     CUBE_512,

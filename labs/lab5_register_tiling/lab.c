@@ -75,7 +75,7 @@ static const struct lab_case CASES[] = {
 };
 
 const struct lab LAB = {
-    .number = 5,
+    .id = "5",
     .name = "register_tiling",
     .title = "register tiling of the 7-point stencil; order-k stars with a register queue along z",
     CUBE_512,

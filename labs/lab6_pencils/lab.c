@@ -132,7 +132,7 @@ static double flops(const struct problem *p)
 }
 
 const struct lab LAB = {
-    .number = 6,
+    .id = "6",
     .name = "pencils",
     .title = "8th-order x, y and z derivatives on a periodic grid with pencil tiles",
     CUBE_512,

@@ -280,7 +280,7 @@ static const struct lab_case CASES[] = {
 static double flops(const struct problem *p) { return p->n[2] > 1 ? 9 : 7; }
 
 const struct lab LAB = {
-    .number = 7,
+    .id = "7",
     .name = "heat_multistep",
     .title = "FTCS heat in 2D and 3D: one step per launch, N steps fused in shared memory, temporal blocking",
     .dims = 2,

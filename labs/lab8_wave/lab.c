@@ -278,7 +278,7 @@ static const struct lab_case CASES[] = {
 };
 
 const struct lab LAB = {
-    .number = 8,
+    .id = "8",
     .name = "wave",
     .title = "the acoustic wave equation, 8th order in space, 2nd in time: 16 bytes per point-step",
     WAVE_DEFINITION,  // a step reads u, u_prev and vsq and writes the new level once: 16 bytes

@@ -44,7 +44,7 @@ static const struct lab_case CASES[] = {
 };
 
 const struct lab LAB = {
-    .number = 9,
+    .id = "9",
     .name = "multigpu",
     .title = "lab 8's wave on N GPUs (mpirun -np N): z-slabs, ghost planes, the exchange behind the interior",
     WAVE_DEFINITION,  // lab 8's problem; the exchange's bytes are not counted in the 16 per point-step

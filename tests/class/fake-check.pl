@@ -22,7 +22,7 @@ if (my $log = $ENV{FAKE_CHECK_LOG}) {
 my $dir = $opt{submission};
 my %files;
 for my $f (glob("$dir/lab*_*/kernels.cu"), glob("$dir/labs/lab*_*/kernels.cu"), glob("$dir/lab*_*.cu")) {
-    my ($lab) = $f =~ m{(lab\d+_[a-z0-9_]+?)(?:/kernels)?\.cu$} or next;
+    my ($lab) = $f =~ m{(lab\d+[a-z]?_[a-z0-9_]+?)(?:/kernels)?\.cu$} or next;
     $files{$lab} = do { open my $fh, '<', $f or die; local $/; <$fh> };
 }
 my @tests;

@@ -5,7 +5,7 @@
 // at the padded positions of ctx->out[0]. So the harness's padded rows (problem.pitch: uploads,
 // fills, the check of the inputs' padding, the packing before the comparison, --dump, the
 // smooth and convergence uploads) can be tested where there is no GPU. Which lab it serves is
-// read from the definition linked with it (LAB.number): one file, built into build/tests/fake5
+// read from the definition linked with it (LAB.id): one file, built into build/tests/fake5
 // and build/tests/fake8.
 //
 // Lab 8's source is added by the reference at an unpadded point index; the fake passes it the
@@ -60,7 +60,7 @@ static float *pack(const float *a, size_t nx, size_t stride, size_t rows)
 static void compute(const char *variant, const struct problem *p, const struct context *ctx)
 {
     const enum bug bug = planted(variant);
-    const int wave = LAB.number == 8, n_in = wave ? 3 : 1;
+    const int wave = strcmp(LAB.id, "8") == 0, n_in = wave ? 3 : 1;
     const size_t nx = p->n[0], pitch = p->pitch, rows = p->n[1] * p->n[2], count = nx * rows;
     const size_t stride = bug == IGNORE_PITCH ? nx : pitch;
     float *in[3] = {0};
