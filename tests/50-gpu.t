@@ -17,6 +17,8 @@ my $dir = tmpdir();
 
 sub rows { my ($out) = @_; return grep { /\|\s*(PASS|FAIL)/ } split /\n/, $out }
 sub args_of { my ($case) = @_; return shell_words($case) }
+sub slurp { my ($f) = @_; open my $in, '<', $f or die "$f: $!"; local $/; return <$in> }
+sub spew { my ($f, $text) = @_; open my $out, '>', $f or die "$f: $!"; print $out $text; close $out or die "$f: $!" }
 # A case's command: its launcher (mpirun -np N for a case of kind npN: lab 9), the program, its
 # options. %cases holds { args, np } per kind.
 sub case_cmd { my ($bin, $c, @more) = @_; return (mpi_launch($c->{np}), $bin, args_of($c->{args}), @more) }
@@ -146,13 +148,21 @@ for my $lab (labs()) {
         s/\\n/\n/g for $from, $to;
         my $src = "$dir/$lab-bug" . $n++;
         mkdir $src;
-        open my $in, '<', "solutions/$lab/kernels.cu" or die;
-        my $text = do { local $/; <$in> };
+        # the text is the kernels file's, or else that of a given header it includes from
+        # common/device/: the patched header goes beside the copy, where #include "..." looks first
+        my $kernels = slurp("solutions/$lab/kernels.cu");
+        my ($file, $text) = ('kernels.cu', $kernels);
+        if (index($kernels, $from) < 0) {
+            for my $h ($kernels =~ /^#include "([\w.]+)"/mg) {
+                next unless -f "common/device/$h" && index(my $t = slurp("common/device/$h"), $from) >= 0;
+                ($file, $text) = ($h, $t);
+                last;
+            }
+        }
         my $found = $text =~ s/\Q$from\E/$to/;
-        open my $out, '>', "$src/kernels.cu" or die;
-        print $out $text;
-        close $out;
-        ok($found, "$lab: bug '$what' planted") or next;
+        spew("$src/kernels.cu", $kernels) if $file ne 'kernels.cu';
+        spew("$src/$file", $text);
+        ok($found, "$lab: bug '$what' planted" . ($file ne 'kernels.cu' ? " (in $file)" : '')) or next;
         # a bug of the sm_80 path and later (bugs.txt) is none where an older path runs
         my ($needs) = ($path // '') =~ /^sm_(\d+)$/;
         my ($runs) = ($ENV{TEST_CODE_PATH} // '') =~ /^sm_(\d+)$/;
