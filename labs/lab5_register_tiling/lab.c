@@ -18,7 +18,7 @@ static const struct variant VARIANTS[] = {
     VARIANT(regcol4_z4, "4 x points (a float4 quad) and 4 z points per thread", 0),
     VARIANT(queue_16x16, "003's register queue, 16x16 output tile, 16x16 threads", 0),
     VARIANT(queue_32x32, "003's register queue, 32x32 output tile, 32x16 threads (2 points each)", 0),
-    VARIANT_OPTIONAL(queue4_128x16, "003's queue with float4 quads, 128x16 tile, a ring of 6 shared planes with mbarriers", 0),
+    VARIANT_GIVEN(queue4_128x16, "003's queue with float4 quads, 128x16 tile, a ring of 6 shared planes with mbarriers", 0),
 };
 
 // Every order, partial tiles, grids smaller than a tile or than the stencil, one chunk and many;

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: MIT
+// Lab 5's fastest kernel, queue4_128x16: 003's register queue along z with float4 quads and a ring
+// of shared planes with mbarriers. Given code: lab 5 measures it beside the kernels its student
+// writes (the handout's optional part reads it), and lab 8 carries the same design over to the
+// wave (wave_queue4.cuh). Read it; do not edit it. Include it once per kernels file (it brings
+// star.cuh: the weights c_star, refuse_grid).
+// Host side: queue4_launch, queue4_refuse, queue4_model (the lab's launch_, refuse_ and model_
+// of queue4_128x16) and queue4_setup (in setup_kernels, after star_setup).
+#ifndef STAR_QUEUE4_CUH
+#define STAR_QUEUE4_CUH
+
+#include "quad.cuh"  // async.cuh too
+#include "star.cuh"
+
+// The same single pass, cut down to fewer instructions and shared-memory loads per point: a
+// thread owns a quad of 4 x points (float4) in PY adjacent rows, so one 16-byte shared load
+// serves 4 points and the rows of a thread share their y neighbours. The output tile is 128x16
+// at every order; what changes with the order is the register queue, 4 * PY * (2R + 2)
+// registers (2R + 1 at order 12 when STAGED, below): up to order 8 a thread takes 4 rows (32x4
+// threads), beyond that one row (32x16 threads).
+//
+// No __syncthreads in the loop: a barrier holds every warp of the block to the slowest one, once
+// per plane, and then all of them want the shared-memory pipe at once. Instead the planes go
+// round a ring of RING shared buffers, each with an mbarrier (a barrier object in shared memory
+// whose arrive and wait are separate instructions). At plane z a thread stores its tile rows of
+// plane z+1 (from its queue, which holds up to plane z+R) and arrives on that plane's barrier, then
+// waits only until everyone has stored plane z; so a warp may run ahead of the slowest. The halo
+// quads skip the registers: cp.async copies them AHEAD = 3 planes ahead, round a ring of AHEAD + 3
+// = 6 buffers (the handout's question 5 asks why that many). Where 6 do not fit a block's shared
+// memory (a GPU of 64 KB a block), the kernel copies the halo one plane ahead round a ring of 4:
+// the same code with AHEAD = 1.
+//
+// At order 12 (STAGED) the queue's newest plane skips the registers too. A load into the queue
+// stalls the thread at the end of the same plane, when the queue shifts and moves the register
+// still waiting for memory. So cp.async copies the thread's own quads LEAD planes before they are
+// needed into a small stage in shared memory, and the thread reads them from there: 7% faster at
+// order 12 on an H200 (where the stage fits: 119 KB of shared memory a block; a GPU that gives a
+// block less, 99 KB say, runs the kernel without it). Not below: at order 10 it measured 4.5%
+// slower, at order 8 no faster, and at orders 2 and 4 the stage's shared memory costs a block per
+// SM (7% slower).
+
+constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile
+
+template <int R, bool WITH_STAGE = false, int PLANES_AHEAD = 3>
+struct Quad {
+    static constexpr int AHEAD = PLANES_AHEAD, RING = AHEAD + 3;  // halo lead, shared planes
+    static constexpr int LEAD = AHEAD - 1, STAGE = LEAD + 1;  // STAGED: own quads copied LEAD planes early; buffers
+    static constexpr int BY = R <= 4 ? 4 : 16, PY = QUAD_H / BY;  // threads in y, rows per thread
+    static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;       // halo quads each side, row in quads
+    static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
+    static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
+    static constexpr bool STAGED = WITH_STAGE;
+    static constexpr int Q = STAGED ? 2 * R + 1 : 2 * R + 2;  // planes z-R .. z+R (and z+R+1, in flight)
+    static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0)) * sizeof(float4);
+};
+
+// The ring's split barriers and asynchronous copies are common/device/async.cuh's (mbar_*, async_*).
+
+// The strips right of the last tile column and below the last tile row, when at most R wide (then
+// queue4_extent leaves them out of the tiles), hold only points within R of a face: copies of the
+// input, which the ring already holds as the last tiles' halo. Up to order 8 those tiles write them
+// from the ring, a float4 a lane (STRIPS, below), and copy_box the corner, which no ring holds,
+// after the loop (513^3 went from 0.93 to 0.96 of 512^3 at orders 2 and 8 on an H200, against
+// copying the strips). Above order 8 an extra column and row of blocks past the tiles copy them
+// (copy_box): there the same stores in the loop made order 12 20% slower in every grid with strips,
+// and leaner ones still 2-5%, though they run in one block in 32 (the compiler's schedule of the
+// whole loop, 512-thread blocks). copy_box copies quads x in [xa, xa + 4 nq) of rows [ya, yb) and
+// planes [z0, z1), 8 quads a thread in flight at a time (a loop of load-then-store would wait for
+// memory once a quad). Both write whole 32-byte sectors, the rest of each in the row's padding (the
+// pitch a multiple of 32): a partial sector costs DRAM a read before its write.
+constexpr int RING_STRIPS_MAX_R = 4;
+
+template <int NT>
+__device__ void copy_box(const float *__restrict__ in, float *__restrict__ out, int pitch, size_t plane, int xa, int nq,
+                         int ya, int yb, int z0, int z1)
+{
+    constexpr int K = 8;
+    const int t = threadIdx.y * 32 + threadIdx.x, h = yb - ya, n = nq * h * (z1 - z0);
+    for (int i0 = t; i0 < n; i0 += K * NT) {
+        size_t at[K];
+        float4 v[K];
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            const int i = i0 + k * NT, r = i / nq;
+            at[k] = (size_t)(z0 + r / h) * plane + (size_t)(ya + r % h) * pitch + xa + 4 * (i % nq);
+            if (i < n) v[k] = *(const float4 *)(in + at[k]);
+        }
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            if (i0 + k * NT < n) *(float4 *)(out + at[k]) = v[k];
+    }
+}
+
+// strips (STRIPS): the strips' widths, right | below << 4. An instantiation of its own, so that the
+// kernel for grids without strips has none of their code (with it, order 12 lost 1% at 512^3).
+template <int R, bool STAGED = false, bool STRIPS = false, int PLANES_AHEAD = 3>
+__global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
+                                                          int nx, int ny, int nz, int pitch, int zchunk, int strips)
+{
+    using C = Quad<R, STAGED, PLANES_AHEAD>;
+    constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
+    constexpr int RING = C::RING, AHEAD = C::AHEAD, LEAD = C::LEAD, STAGE = C::STAGE;
+    extern __shared__ float4 ring[];  // RING planes of ROWS x QW quads, then (STAGED) the stage
+    __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
+    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
+    float4 *const stage = ring + RING * PLANE;  // STAGED: own row p of plane z0+R+j in slot j % STAGE
+    auto staged = [stage, t](int j, int p) { return stage + ((j % STAGE) * PY + p) * C::NT + t; };
+    const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
+    const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
+    const size_t plane = (size_t)pitch * ny;
+    // STRIPS, up to order 8: this block's tile is the last of its row (it writes the strip right of
+    // it) or of its column (the strip below it); above, a block past the tiles copies them.
+    constexpr bool RING_STRIPS = STRIPS && R <= RING_STRIPS_MAX_R;
+    const int right = strips & 15, below = strips >> 4;
+    if constexpr (STRIPS && !RING_STRIPS) {
+        const int xm = nx - right, ym = ny - below;  // tiles: x < xm, y < ym
+        const bool past_x = right && blockIdx.x == gridDim.x - 1, past_y = below && blockIdx.y == gridDim.y - 1;
+        if (past_x || past_y) {  // a block past the tiles: the strips of its tile row (or column), then done
+            const int xa = past_x ? xm : x0, nq = past_x ? 2 : min(32, ((nx - x0 + 3) / 4 + 1) & ~1);
+            copy_box<C::NT>(in, out, pitch, plane, xa, nq, past_y ? ym : yb, past_y ? ny : min(yb + C::H, ym), z0, z1);
+            return;
+        }
+    }
+    const bool strip_x = RING_STRIPS && right && blockIdx.x == gridDim.x - 1;
+    const bool strip_y = RING_STRIPS && below && blockIdx.y == gridDim.y - 1;
+    if (t < RING) mbar_init(&full[t], C::NT);
+    bool mine[PY], copy[PY][4];  // row p is in the grid; point j of row p is within R of a face
+#pragma unroll
+    for (int p = 0; p < PY; p++) {
+        mine[p] = x < nx && y0 + p < ny;
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            copy[p][j] = x + j < R || x + j >= nx - R || y0 + p < R || y0 + p >= ny - R;
+    }
+    // Halo quad h: first the R rows above and below the tile (2R rows of 32 quads), then XQ
+    // quads left and right of each of its H rows. Quads outside the grid are never loaded:
+    // only points that copy the input would read them (nor is the padding a quad may end in).
+    int hslot[HS];
+    const float *hp[HS];
+    quad_halo<R, C>(t, x0, yb, nx, ny, pitch, plane, z0, in, hslot, hp);
+    // q[p][i] = row y0+p at plane z-R+i; the queue is filled up to plane z0+R before the loop
+    // (STAGED: to z0+R-1; plane z+R comes from the stage at plane z).
+    const float *cin = in + (size_t)y0 * pitch + x + (size_t)(z0 - R) * plane;
+    float4 q[PY][Q];
+#pragma unroll
+    for (int i = 0; i < Q - 1; i++, cin += plane)
+#pragma unroll
+        for (int p = 0; p < PY; p++)
+            if (mine[p] && z0 - R + i >= 0 && z0 - R + i < nz) q[p][i] = *(const float4 *)(cin + p * pitch);
+    const int zq = min(z1 + R, nz);  // the queue needs the planes before zq
+    const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
+    __syncthreads();  // the barriers are initialised
+    // Plane z goes to buffer (z - z0) % RING: its halo by cp.async AHEAD planes ahead, its tile
+    // from the queue one plane ahead. The halos of the first AHEAD planes start before the loop;
+    // STAGED, the group of each also holds own quads of plane z+R+LEAD for the plane z it stands
+    // for (z0-AHEAD .. z0-1), so that one wait covers both.
+    static_assert(LEAD == AHEAD - 1, "plane z's wait covers the halo of z+1 and own quads of z+R");
+    for (int i = 0; i < AHEAD; i++) {
+        if (z0 + i < z1)
+            quad_copy_halo(ring + i * PLANE, hslot, hp, i * plane);
+        if constexpr (C::STAGED) {
+            const int j = i + LEAD - AHEAD, zs = z0 + R + j;  // cin is at plane z0+R
+            if (j >= 0 && zs < zq)
+#pragma unroll
+                for (int p = 0; p < PY; p++)
+                    if (mine[p]) async_copy16(staged(j, p), cin + j * plane + p * pitch);
+        }
+        async_commit();  // one group per plane, empty or not, so that async_landed counts planes
+    }
+#pragma unroll
+    for (int k = 0; k < HS; k++) hp[k] += AHEAD * plane;
+    if constexpr (C::STAGED) cin += LEAD * plane;  // own quads of plane z+R+LEAD
+    async_landed<AHEAD - 1>();  // this thread's halo quads of plane z0 are in
+#pragma unroll
+    for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
+    mbar_arrive(&full[0]);
+    float *o = out + (size_t)y0 * pitch + x + (size_t)z0 * plane;
+#pragma unroll 1
+    for (int z = z0; z < z1; z++, cin += plane, o += plane) {
+        const int step = z - z0;
+        // Issue the loads (STAGED: copies) for later planes first, then publish plane z+1, then
+        // wait for plane z.
+        if constexpr (!C::STAGED)
+#pragma unroll
+            for (int p = 0; p < PY; p++)
+                if (mine[p] && z + 1 < z1 && z + R + 1 < nz) q[p][Q - 1] = *(const float4 *)(cin + p * pitch);
+        if (z + AHEAD < z1) quad_copy_halo(ring + ((step + AHEAD) % RING) * PLANE, hslot, hp, 0);
+        if constexpr (C::STAGED)
+            if (z + R + LEAD < zq)
+#pragma unroll
+                for (int p = 0; p < PY; p++)
+                    if (mine[p]) async_copy16(staged(step + LEAD, p), cin + p * pitch);
+        async_commit();
+#pragma unroll
+        for (int k = 0; k < HS; k++) hp[k] += plane;
+        if constexpr (C::STAGED) {
+            async_landed<AHEAD - 1>();  // this thread's halo quads of plane z+1 and own quads of z+R are in
+#pragma unroll
+            for (int p = 0; p < PY; p++) q[p][Q - 1] = *staged(step, p);
+        }
+        if (z + 1 < z1) {
+            float4 *next = ring + ((step + 1) % RING) * PLANE;
+            if constexpr (!C::STAGED) async_landed<AHEAD - 1>();  // this thread's halo quads of plane z+1 are in
+#pragma unroll
+            for (int p = 0; p < PY; p++) next[own + p * QW] = q[p][R + 1];
+            mbar_arrive(&full[(step + 1) % RING]);
+        }
+        mbar_wait(&full[step % RING], (step / RING) & 1);
+        const float4 *c = ring + (step % RING) * PLANE + own;  // this thread's first quad of plane z
+        if (z >= R && z < nz - R) {
+            float4 rows[PY + 2 * R];  // rows y0-R .. y0+PY-1+R of this quad column
+#pragma unroll
+            for (int r = 0; r < PY + 2 * R; r++) rows[r] = r < R || r >= R + PY ? c[(r - R) * QW] : q[r - R][R];
+#pragma unroll
+            for (int p = 0; p < PY; p++) {
+                float w[4 * (2 * XQ + 1)];  // x window: quads x-4XQ .. x+3+4XQ of row p
+#pragma unroll
+                for (int k = -XQ; k <= XQ; k++) {
+                    float4 v = k == 0 ? q[p][R] : c[p * QW + k];
+                    if ((k == XQ || k == -XQ) && R - 4 * (XQ - 1) <= 2) {  // 8 bytes suffice
+                        float2 h = *(const float2 *)((const float *)(c + p * QW + k) + (k < 0 ? 2 : 0));
+                        v = k < 0 ? make_float4(0.f, 0.f, h.x, h.y) : make_float4(h.x, h.y, 0.f, 0.f);
+                    }
+                    w[4 * (k + XQ) + 0] = v.x;
+                    w[4 * (k + XQ) + 1] = v.y;
+                    w[4 * (k + XQ) + 2] = v.z;
+                    w[4 * (k + XQ) + 3] = v.w;
+                }
+                float v[4];
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    const int m = 4 * XQ + j;  // the point in w
+                    v[j] = c_star[0] * w[m];
+#pragma unroll
+                    for (int i = 1; i <= R; i++) {
+                        const float *a = (const float *)&rows[R + p - i], *b = (const float *)&rows[R + p + i];
+                        const float *d = (const float *)&q[p][R - i], *u = (const float *)&q[p][R + i];
+                        v[j] += c_star[i] * (w[m - i] + w[m + i] + a[j] + b[j] + d[j] + u[j]);
+                    }
+                    v[j] = copy[p][j] ? w[m] : v[j];
+                }
+                if (mine[p]) *(float4 *)(o + p * pitch) = make_float4(v[0], v[1], v[2], v[3]);
+            }
+        } else {  // the first and last R planes copy the input
+#pragma unroll
+            for (int p = 0; p < PY; p++)
+                if (mine[p]) *(float4 *)(o + p * pitch) = q[p][R];
+        }
+        if constexpr (RING_STRIPS) {
+            // The right strip: lanes 2p and 2p + 1 of each warp write row p's sector, the quad at
+            // xm = x0 + 128 and the next (the ring's, or padding); the strip below: warp r its row r.
+            if (strip_x && tx < 2 * PY && y0 + tx / 2 < ny) {
+                const int p = tx / 2, k = tx % 2;
+                const bool in_grid = k < XQ && x0 + QUAD_W + 4 * k < nx;  // else padding
+                const float4 v = in_grid ? c[p * QW + 32 + k - tx] : make_float4(0.f, 0.f, 0.f, 0.f);
+                *(float4 *)(o + p * pitch + 4 * (32 + k - tx)) = v;
+            }
+            if (strip_y && ty < below && x < ((nx + 7) & ~7)) {
+                const float4 v = x < nx ? c[(C::H + ty - ty * PY) * QW] : make_float4(0.f, 0.f, 0.f, 0.f);
+                *(float4 *)(o + (size_t)(C::H + ty - ty * PY) * pitch) = v;
+            }
+        }
+#pragma unroll
+        for (int p = 0; p < PY; p++)
+#pragma unroll
+            for (int i = 0; i < Q - 1; i++) q[p][i] = q[p][i + 1];
+    }
+    if (strip_x && strip_y)  // the corner, right of the strip below
+        copy_box<C::NT>(in, out, pitch, plane, nx - right, 2, ny - below, ny, z0, z1);
+}
+
+// ---- queue4's tail: a thin remainder of the grid, one point per thread ----
+// A tile of queue4 costs the same whether it holds 128 x points or one: every warp of it runs
+// the whole loop (at nx = 513 a fifth tile column would make the kernel 25% slower for 0.2%
+// more points). So queue4 covers whole tiles, and the thin strips left over (at most TAIL_X
+// columns on the right, TAIL_Y rows at the bottom) that its own blocks do not copy (wider than
+// R) this kernel takes: the points with x >= xm (every y), then those with y >= ym and x < xm,
+// counted x fastest, one per thread for every z, every neighbour a load (the strip is a fraction
+// of a percent of the grid).
+
+// The tail reads every neighbour (25 loads a point at order 8): it pays for a strip of a few
+// columns only (measured at order 8, when it took the strips at most R wide too: 513^3 0.87 of
+// 512^3 without it, 0.91 with it; 544x544x400 295 Gpts/s without it, 266 with a tail 32 wide).
+// After the kernel, a strip one column wide still costs it a sector read and written per point.
+constexpr int TAIL_X = 8, TAIL_Y = 4;
+
+template <int R>
+__global__ void __launch_bounds__(256) star_tail(const float *__restrict__ in, float *__restrict__ out, int nx, int ny,
+                                                 int nz, int pitch, int xm, int ym)
+{
+    const size_t right = (size_t)(nx - xm) * ny, t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    int x, y;
+    if (t < right) {
+        x = xm + (int)(t % (size_t)(nx - xm)), y = (int)(t / (size_t)(nx - xm));
+    } else {
+        const size_t u = t - right;
+        if (xm == 0 || u >= (size_t)xm * (ny - ym)) return;
+        x = (int)(u % xm), y = ym + (int)(u / xm);
+    }
+    const size_t plane = (size_t)pitch * ny, sy = pitch;
+    for (int z = blockIdx.y; z < nz; z += gridDim.y) {
+        const size_t s = z * plane + y * sy + x;
+        float v = in[s];
+        if (!near_face(x, y, z, nx, ny, nz, R)) {
+            v *= c_star[0];
+#pragma unroll
+            for (int i = 1; i <= R; i++)
+                v += c_star[i] * (in[s - i] + in[s + i] + in[s - i * sy] + in[s + i * sy] + in[s - i * plane] + in[s + i * plane]);
+        }
+        out[s] = v;
+    }
+}
+
+// The part of the grid queue4's tiles cover, x < *xm and y < *ym: whole tiles where the rest is a
+// thin strip, else all of it (partial tiles at the edges). A strip at most R wide holds only points
+// within R of a face, copies of the input, which the kernel writes (see copy_box's comment; nx =
+// 513: column 512, row 512); a wider one, up to TAIL_X columns or TAIL_Y rows, goes to the tail. At
+// order 2 only a strip 1 wide is left out, never one for the tail: there the kernel waits for
+// DRAM more than it issues, a partial tile costs less and the tail's strip (uncoalesced, after
+// the kernel) more than it saves.
+static void queue4_extent(const struct problem *p, size_t *xm, size_t *ym)
+{
+    const size_t nx = p->n[0], ny = p->n[1], rx = nx % QUAD_W, ry = ny % QUAD_H, r = star_radius(p);
+    const size_t wx = r > 1 ? TAIL_X : 1, wy = r > 1 ? TAIL_Y : 1;  // the widest strips left out
+    *xm = nx >= QUAD_W && rx <= wx ? nx - rx : nx;
+    *ym = ny >= QUAD_H && ry <= wy ? ny - ry : ny;
+}
+
+// The strips' widths, right | below << 4, where the kernel writes them (both at most R
+// wide); 0 where there are none or the tail takes them.
+static int queue4_strips(const struct problem *p, size_t xm, size_t ym)
+{
+    const size_t sx = p->n[0] - xm, sy = p->n[1] - ym, r = star_radius(p);
+    return sx <= r && sy <= r ? (int)(sx | sy << 4) : 0;
+}
+
+// The kernel a launch of radius R runs: staged where the stage fits (order 12; Quad's comment), the
+// strips' instantiation where the grid has strips (star_queue4's comment).
+typedef void queue4_fn(const float *, float *, int, int, int, int, int, int);
+struct queue4_kernel {
+    queue4_fn *fn;
+    size_t smem;
+};
+
+template <int R>
+static struct queue4_kernel queue4_pick(const struct problem *p, bool strips)
+{
+    if constexpr (R > 5)
+        if (Quad<R, true>::SMEM <= p->smem_optin)
+            return {strips ? star_queue4<R, true, true> : star_queue4<R, true, false>, Quad<R, true>::SMEM};
+    if (Quad<R>::SMEM <= p->smem_optin)
+        return {strips ? star_queue4<R, false, true> : star_queue4<R, false, false>, Quad<R>::SMEM};
+    // a GPU with less shared memory a block: the halo one plane ahead, a ring of 4
+    return {strips ? star_queue4<R, false, true, 1> : star_queue4<R, false, false, 1>, Quad<R, false, 1>::SMEM};
+}
+
+// The blocks of that kernel one SM holds at once, from the occupancy calculator (registers, shared
+// memory, threads). Its shared memory is allowed first: refuse_ asks before setup_kernels runs.
+template <int R>
+static int queue4_resident_r(const struct problem *p)
+{
+    size_t xm, ym;
+    queue4_extent(p, &xm, &ym);
+    const struct queue4_kernel k = queue4_pick<R>(p, queue4_strips(p, xm, ym) != 0);
+    int n = 0;
+    CUDA_CHECK(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)k.smem));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k.fn, Quad<R>::NT, k.smem));
+    return n > 0 ? n : 1;
+}
+
+static int queue4_resident(const struct problem *p, int r)
+{
+    switch (r) {
+    case 1: return queue4_resident_r<1>(p);
+    case 2: return queue4_resident_r<2>(p);
+    case 3: return queue4_resident_r<3>(p);
+    case 4: return queue4_resident_r<4>(p);
+    case 5: return queue4_resident_r<5>(p);
+    default: return queue4_resident_r<6>(p);
+    }
+}
+
+// z chunks: quad.cuh's wave model (quad_zchunk). The answer is kept for the next launch of the
+// same problem: the occupancy calculator is asked once, and a long grid (nz = 10^5) would loop
+// 10^4 times.
+static int queue4_chunk(const struct problem *p, int r)
+{
+    const size_t nz = p->n[2], key[6] = {p->n[0], p->n[1], nz, (size_t)r, (size_t)p->sm_count, p->smem_optin};
+    static size_t last[6], last_zc;  // the key of the last answer
+    bool same = last_zc != 0;
+    for (int i = 0; i < 6; i++) same = same && last[i] == key[i];
+    if (same) return (int)last_zc;
+    size_t xm, ym;
+    queue4_extent(p, &xm, &ym);
+    const size_t tiles = (size_t)ceil_div(xm, QUAD_W) * ceil_div(ym, QUAD_H);
+    const size_t best = quad_zchunk(tiles, nz, (size_t)queue4_resident(p, r) * p->sm_count, r);
+    for (int i = 0; i < 6; i++) last[i] = key[i];
+    last_zc = best;
+    return (int)best;
+}
+
+template <int R>
+static void launch_queue4_r(const struct problem *p, const struct context *ctx)
+{
+    const int zc = queue4_chunk(p, R), nx = (int)p->n[0], ny = (int)p->n[1], nz = (int)p->n[2], pitch = (int)p->pitch;
+    size_t xm, ym;
+    queue4_extent(p, &xm, &ym);
+    const int strips = queue4_strips(p, xm, ym);
+    const bool past = strips && R > RING_STRIPS_MAX_R;  // a column and a row of blocks past the tiles copy them
+    const dim3 grid(ceil_div(xm, QUAD_W) + (past && (strips & 15)), ceil_div(ym, QUAD_H) + (past && (strips >> 4)),
+                    ceil_div(p->n[2], zc));
+    const struct queue4_kernel k = queue4_pick<R>(p, strips != 0);
+    k.fn<<<grid, dim3(32, Quad<R>::BY), k.smem, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc, strips);
+    size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);  // the points outside x < xm, y < ym
+    if (tail && !strips)
+        star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(nz < 65535 ? nz : 65535)), 256, 0, ctx->stream>>>(
+            ctx->in[0], ctx->out[0], nx, ny, nz, pitch, (int)xm, (int)ym);
+}
+
+static inline void queue4_launch(const struct problem *p, const struct context *ctx)
+{
+    switch (star_radius(p)) {  // the radius is a template parameter: the queue must be registers
+    case 1: launch_queue4_r<1>(p, ctx); break;
+    case 2: launch_queue4_r<2>(p, ctx); break;
+    case 3: launch_queue4_r<3>(p, ctx); break;
+    case 4: launch_queue4_r<4>(p, ctx); break;
+    case 5: launch_queue4_r<5>(p, ctx); break;
+    case 6: launch_queue4_r<6>(p, ctx); break;
+    }
+}
+
+// The least shared memory queue4 runs with at radius r: a ring of 4 planes.
+static size_t queue4_least_smem(int r)
+{
+    switch (r) {
+    case 1: return Quad<1, false, 1>::SMEM;
+    case 2: return Quad<2, false, 1>::SMEM;
+    case 3: return Quad<3, false, 1>::SMEM;
+    case 4: return Quad<4, false, 1>::SMEM;
+    case 5: return Quad<5, false, 1>::SMEM;
+    default: return Quad<6, false, 1>::SMEM;
+    }
+}
+
+static inline const char *queue4_refuse(const struct problem *p)
+{
+    int r = star_radius(p);
+    if (queue4_least_smem(r) > p->smem_optin) return "a ring of 4 shared planes does not fit in this GPU's shared memory";
+    size_t xm, ym;  // the tail's grid needs no test: at most 8 ny + 4 nx points, 256 a block
+    queue4_extent(p, &xm, &ym);
+    const bool past_y = r > RING_STRIPS_MAX_R && (queue4_strips(p, xm, ym) >> 4);  // a row of blocks past the tiles
+    return refuse_grid(p, ceil_div(ym, QUAD_H) + past_y, ceil_div(p->n[2], queue4_chunk(p, r)));
+}
+
+// What the kernel loads: per plane of its chunk the 128x16 tile and halos of whole quads (k rows
+// of 128, 8*XQ columns of 16), and the tile for k more planes to fill the queue.
+static inline void queue4_model(const struct problem *p, double *r, double *w)
+{
+    int rad = star_radius(p);
+    double n = QUAD_W, m = QUAD_H, k = 2 * rad, xq = (rad + 3) / 4, zc = queue4_chunk(p, rad);
+    *r = (n * m * (zc + k) + (k * n + 8 * xq * m) * zc) / (n * m * zc);
+    *w = 1;
+}
+
+// The shared memory of a kernel of queue4 (above 48 KB a kernel must opt in), where it fits.
+template <int R, bool STAGED, int AHEAD = 3>
+static void allow_smem(const struct problem *p)
+{
+    constexpr size_t smem = Quad<R, STAGED, AHEAD>::SMEM;
+    if (smem > p->smem_optin) return;
+    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED, false, AHEAD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED, true, AHEAD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+}
+
+// Before any timing: every kernel's shared memory (the weights are star.cuh's star_setup).
+static inline void queue4_setup(const struct problem *p)
+{
+    allow_smem<1, false>(p);
+    allow_smem<2, false>(p);
+    allow_smem<3, false>(p);
+    allow_smem<4, false>(p);
+    allow_smem<5, false>(p);
+    allow_smem<6, false>(p);
+    allow_smem<6, true>(p);  // the stage: order 12 only
+    allow_smem<1, false, 1>(p);  // a ring of 4, for GPUs with less shared memory a block
+    allow_smem<2, false, 1>(p);
+    allow_smem<3, false, 1>(p);
+    allow_smem<4, false, 1>(p);
+    allow_smem<5, false, 1>(p);
+    allow_smem<6, false, 1>(p);
+}
+#endif
