@@ -276,8 +276,11 @@ __device__ __forceinline__ void tb2_row(const float *__restrict__ u, float *__re
     }
 #pragma unroll
     for (int t = 1; t <= TB_T; t++) {
-        const int row = j - t;  // step t of this row; step t-1 holds rows row-1, row, row+1
-        const float *a = ring[t - 1][SLOT(PH, t + 1)], *b = ring[t - 1][SLOT(PH, t)], *c = ring[t - 1][SLOT(PH, t - 1)];
+        int row = j;                                                   // the TODO below sets them
+        const float *a = ring[t - 1][0], *b = ring[t - 1][1], *c = ring[t - 1][2];
+        // TODO(student): the pipeline. Step t runs t rows behind the newest input row j: set
+        // `row`, the row step t computes now, and point a, b, c at step t-1's rows row - 1, row
+        // and row + 1 in ring[t - 1] (SLOT(PH, back): the slot of the row `back` rows before j).
         const float left = __shfl_up_sync(FULL_MASK, b[3], 1), right = __shfl_down_sync(FULL_MASK, b[0], 1);
         float next[4];
         if (t > steps || row <= 0 || row >= ny - 1) {  // steps past S, y faces, rows outside the grid
@@ -293,8 +296,8 @@ __device__ __forceinline__ void tb2_row(const float *__restrict__ u, float *__re
             }
         }
         if (t < TB_T) {
-#pragma unroll
-            for (int k = 0; k < 4; k++) ring[t][SLOT(PH, t)][k] = next[k];
+            // TODO(student): keep step t's new row for step t + 1: into ring[t], in the slot of
+            // the row it is (`row`, t rows before j), where step t + 1 will look for it.
         } else if (row >= y0 && row < y1 && store_lane) {
             float *dst = v + (size_t)row * nx + xl;
             if (vec) {
