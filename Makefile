@@ -89,7 +89,7 @@ endef
 $(foreach n,$(LAB_NAMES),$(if $(wildcard solutions/$(n)/kernels.cu),$(eval $(call grading_program,$(call sol_id,$(n)),$(n)))))
 
 # Build a lab with another kernels file (the tests plant bugs in copies):
-#   make program LAB=lab5_register_tiling KERNELS=dir/kernels.cu OUT=file
+#   make program LAB=lab5b_register_queue KERNELS=dir/kernels.cu OUT=file
 program: build/labs/$(LAB)/lab.o $(or $(COMMON_OBJS_$(LAB)),$(COMMON_OBJS)) | need-nvcc
 	$(NVCC) $(NVFLAGS) $(NVFLAGS_$(LAB)) -o $(OUT) $(KERNELS) build/labs/$(LAB)/lab.o \
 	  $(or $(COMMON_OBJS_$(LAB)),$(COMMON_OBJS)) $(LDFLAGS_CUDA) $(LDLIBS_$(LAB))
@@ -156,11 +156,11 @@ build/tests/fake9: tests/fakegpu/gpu.c tests/fakegpu/lab9.c build/labs/lab9_mult
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $(filter %.c %.o,$^) $(MPI_LIBS) -lm
 
-# Labs 5 and 8 (padded rows) on the same fake GPU, every variant answering with the lab's own CPU
+# Labs 5b and 8 (padded rows) on the same fake GPU, every variant answering with the lab's own CPU
 # reference (tests/fakegpu/reference-kernels.c): the harness's pitch, fills, copies and checks
 # where there is no GPU. One process: the single-process ranks object, no MPI.
 FAKE_PITCH_OBJS := $(filter-out build/common/harness/device.o,$(COMMON_OBJS))
-build/tests/fake5: build/labs/lab5_register_tiling/lab.o
+build/tests/fake5: build/labs/lab5b_register_queue/lab.o
 build/tests/fake8: build/labs/lab8_wave/lab.o
 build/tests/fake5 build/tests/fake8: tests/fakegpu/gpu.c tests/fakegpu/reference-kernels.c $(FAKE_PITCH_OBJS) | need-nvcc
 	@mkdir -p $(@D)
@@ -201,7 +201,7 @@ check-class: all               ## grade every student folder of SUBMISSIONS=dir 
 	$(if $(SUBMISSIONS),,$(error make check-class SUBMISSIONS=dir: a folder per student))
 	perl common/grader/check-class.pl $(SUBMISSIONS) $(if $(GRADED),--out $(GRADED))
 
-bench: $(SOL_BINS)             ## run the solutions at benchmark sizes, append CSV under data/ (LABS="lab5_register_tiling ...": those only)
+bench: $(SOL_BINS)             ## run the solutions at benchmark sizes, append CSV under data/ (LABS="lab5b_register_queue ...": those only)
 	perl common/tools/bench.pl $(or $(LABS),$(LAB_NAMES))
 
 # make profile appends its rows to data/<GPU>-profile.csv (the GPU's name as make bench writes it).

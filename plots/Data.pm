@@ -11,7 +11,7 @@ use sort 'stable';
 use Exporter 'import';
 use FindBin;
 our @EXPORT = qw(
-    read_csv latest gpu_file size_of headline_rows lab_number dims_of labs_phrase commits_phrase
+    read_csv latest gpu_file size_of headline_rows lab_id lab_number lab_style dims_of labs_phrase commits_phrase
     gpus_phrase print_head last_per_key default_problem session_rows problem_phrase bar_layout
     lab_title lab_name flops_per_point bytes_per_point table1_rows lab_rows lab7_rows lab7_bound
     default_size_rows stepped_head lab8_rows lab8_bound table2_rows scaling_rows run_key hiding_rows
@@ -67,14 +67,33 @@ sub headline_rows {
     return @out;
 }
 
-sub lab_number { my ($lab) = @_; return ($lab =~ /^lab(\d+)/)[0] // 0 }
+# A lab's id ("7", "5a": a lab may come in parts), the number that orders the labs (5.1 for 5a,
+# 5.2 for 5b) and the index of its figures' colour and point type (the lab's number, plus 10 for
+# a part b: labcolor takes it modulo 10, so both parts of a lab share its colour, not its points).
+sub lab_id { my ($lab) = @_; return ($lab =~ /^lab(\d+[a-z]?)_/)[0] // 0 }
+sub lab_number {
+    my ($lab) = @_;
+    my ($n, $part) = $lab =~ /^lab(\d+)([a-z]?)/ or return 0;
+    return $n + ($part ? (ord($part) - ord('a') + 1) / 10 : 0);
+}
+sub lab_style {
+    my ($lab) = @_;
+    my ($n, $part) = $lab =~ /^lab(\d+)([a-z]?)/ or return 0;
+    return $n + ($part ? 10 * (ord($part) - ord('a')) : 0);
+}
 sub dims_of { my ($r) = @_; return $r->{nz} > 1 ? 3 : $r->{ny} > 1 ? 2 : 1 }
 
-# "lab 7", "labs 1-6", "labs 2, 5"
+# "lab 7", "labs 1-6", "labs 2, 5a", of lab ids: a run of labs, each the next one or the next
+# part of the same, is "labs first-last"
 sub labs_phrase {
-    my @n = sort { $a <=> $b } @_;
+    my $key = sub { my ($id) = @_; my ($n, $p) = $id =~ /^(\d+)([a-z]?)$/; return ($n // 0, $p // '') };
+    my @n = sort { ($key->($a))[0] <=> ($key->($b))[0] || ($key->($a))[1] cmp ($key->($b))[1] } @_;
     return "lab $n[0]" if @n == 1;
-    my $run = !grep { $n[$_] != $n[0] + $_ } 0 .. $#n;
+    my $run = !grep {
+        my ($x, $px) = $key->($n[ $_ - 1 ]);
+        my ($y, $py) = $key->($n[$_]);
+        !($y == $x + 1 && ($py eq '' || $py eq 'a') || $y == $x && $px ne '' && $py gt $px)
+    } 1 .. $#n;
     return $run ? "labs $n[0]-$n[-1]" : 'labs ' . join(', ', @n);
 }
 
@@ -84,7 +103,7 @@ sub commits_phrase {
     my (%labs, %first, %seen);
     for my $r (@_) {
         my $n = lab_number($r->{lab});
-        $labs{ $r->{commit} }{$n} = 1;
+        $labs{ $r->{commit} }{ lab_id($r->{lab}) } = 1;
         $first{ $r->{commit} } = $n if !defined $first{ $r->{commit} } || $n < $first{ $r->{commit} };
         $seen{ $r->{commit} } //= keys %seen;  # commits of one lab: in the order of the rows
     }
@@ -160,8 +179,8 @@ sub bar_layout {
 }
 
 # "lab 3 shared_tiling" and "shared_tiling" from lab3_shared_tiling
-sub lab_title { my ($lab) = @_; (my $t = $lab) =~ s/^lab(\d+)_/lab $1 /; return $t }
-sub lab_name { my ($lab) = @_; (my $t = $lab) =~ s/^lab\d+_//; return $t }
+sub lab_title { my ($lab) = @_; (my $t = $lab) =~ s/^lab(\d+[a-z]?)_/lab $1 /; return $t }
+sub lab_name { my ($lab) = @_; (my $t = $lab) =~ s/^lab\d+[a-z]?_//; return $t }
 
 # Floating-point operations per output point (per point-step) of a row's problem, as its lab's
 # program says (--list's "flops" line: the lab's definition counts them); undef where no program
@@ -169,7 +188,7 @@ sub lab_name { my ($lab) = @_; (my $t = $lab) =~ s/^lab\d+_//; return $t }
 my %FLOPS;
 sub flops_per_point {
     my ($r) = @_;
-    my $n = lab_number($r->{lab});
+    my $n = lab_id($r->{lab});
     my @args = ('--size', size_of($r), $r->{order} ? ('--order', $r->{order}) : ());
     my $key = "$n @args";
     return $FLOPS{$key} if exists $FLOPS{$key};
@@ -188,7 +207,7 @@ sub bytes_per_point { my ($r) = @_; return $r->{gpts} > 0 ? int($r->{gbps} / $r-
 
 sub table1_rows {
     my ($gpu, $variant) = @_;
-    return last_per_key(grep { $_->{lab} eq 'lab5_register_tiling' && $_->{variant} eq $variant && $_->{status} eq 'PASS' }
+    return last_per_key(grep { $_->{lab} eq 'lab5b_register_queue' && $_->{variant} eq $variant && $_->{status} eq 'PASS' }
         latest(read_csv(gpu_file($gpu, ''))));
 }
 

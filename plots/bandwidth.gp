@@ -13,9 +13,10 @@ if (int(system(cmd." 2>/dev/null | grep -c '^[0-9]'")) == 0) {
 data = "< ".cmd
 gpuname = system(cmd." | sed -n 's/^# gpu //p'")
 commit = system(cmd." | sed -n 's/^# commit //p'")
-# one colour per lab (lab number -> 0xRRGGBB)
-labcolor(n) = n == 1 ? 0x4e79a7 : n == 2 ? 0xf28e2b : n == 3 ? 0x59a14f : n == 4 ? 0xb07aa1 : \
+# one colour per lab (lab number -> 0xRRGGBB); labcolor takes a lab style (figures.pl)
+labhue(n) = n == 1 ? 0x4e79a7 : n == 2 ? 0xf28e2b : n == 3 ? 0x59a14f : n == 4 ? 0xb07aa1 : \
               n == 5 ? 0xd4a72c : n == 6 ? 0x499894 : n == 7 ? 0x9c755f : 0xd37295
+labcolor(s) = labhue(int(s) % 10)  # both parts of a lab (5a, 5b: 5 and 15) share its colour
 stats data index 1 using 4 nooutput
 roof = STATS_max
 stats data index 0 using 1 nooutput
@@ -42,6 +43,6 @@ plot data index 0 using 1:($4 > top ? top : $4):(0.8):(labcolor($2)):xtic(3) wit
         with labels right font ",10" notitle, \
      '' index 1 using ($1 - 0.5):4:($2 - $1 + 1):(0) with vectors nohead dt 2 lw 2.5 lc rgb "#c0392b" \
         title "copy roof: the device-to-device cudaMemcpy GB/s each lab's program measured", \
-     '' index 1 using (($1 + $2) / 2):(top * 0.965):(sprintf("lab %d", $3)):(labcolor($3)) with labels tc rgb variable font "sans Bold,11" notitle, \
+     '' index 1 using (($1 + $2) / 2):(top * 0.965):(sprintf("lab %s", strcol(7))):(labcolor($3)) with labels tc rgb variable font "sans Bold,11" notitle, \
      '' index 1 using (($1 + $2) / 2):(top * 0.928):5:(labcolor($3)) with labels tc rgb variable font "sans Bold,9" notitle, \
      '' index 1 using (($1 + $2) / 2):(top * 0.893):6 with labels font ",9" notitle

@@ -69,6 +69,6 @@ plot data index 0 using 1:(0):xtic(3) with points pt -1 notitle, \
      NaN with lines dt 2 lw 2 lc rgb "#c0392b" title "100%: as fast as a device-to-device copy", \
      data index 0 using ($1 - w / 2):($4 + top * 0.012):(strcol(6) eq "PASS" ? sprintf("%.0f%%", $4) : "FAIL") with labels font ",9" notitle, \
      @REFLABELS, \
-     data index 1 using (($1 + $2) / 2):(top * 0.965):(sprintf("lab %d", $3)) with labels font "sans Bold,11" notitle, \
+     data index 1 using (($1 + $2) / 2):(top * 0.965):(sprintf("lab %s", strcol(6))) with labels font "sans Bold,11" notitle, \
      '' index 1 using (($1 + $2) / 2):(top * 0.925):4 with labels font "sans Bold,9" notitle, \
      '' index 1 using (($1 + $2) / 2):(top * 0.89):5 with labels font ",9" notitle

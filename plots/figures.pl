@@ -9,7 +9,7 @@
 #   perl plots/figures.pl roofline GPU          flop/byte and Gflop/s of every variant, one block per lab
 #   perl plots/figures.pl compare CSV [GPU]     a student's CSV beside the reference rows: % of copy per variant
 #   perl plots/figures.pl convergence GPU LAB   n, h, max error per variant (gnuplot input)
-#   perl plots/figures.pl table1 GPU VARIANT    lab 5's Mpoints/s by order, one block per volume
+#   perl plots/figures.pl table1 GPU VARIANT    lab 5b's Mpoints/s by order, one block per volume
 #   perl plots/figures.pl table1pct GPU VARIANT [VOLUME...]
 #                                               lab 5: % of the 8-byte bound by order, over the volumes
 #   perl plots/figures.pl measured [GPU]        model and ncu-measured read redundancy per variant, and
@@ -37,8 +37,9 @@ use lib $FindBin::Bin;
 use Data;
 
 # Every variant's effective bandwidth at its lab's default problem (its headline row), grouped
-# by lab. Block 0: x, lab number, variant, GB/s, copy GB/s, % copy. Block 1, one line per lab:
-# first and last x, lab number, that session's copy GB/s (the roof), "name", "problem".
+# by lab. Block 0: x, lab style, variant, GB/s, copy GB/s, % copy. Block 1, one line per lab:
+# first and last x, lab style, that session's copy GB/s (the roof), "name", "problem", "id". (The
+# style: Data.pm's lab_style, the figures' colour and point type; the id: "5a".)
 sub cmd_bandwidth {
     my ($gpu) = @_;
     my @rows = headline_rows(last_per_key(latest(read_csv(gpu_file($gpu, '')))));
@@ -46,34 +47,34 @@ sub cmd_bandwidth {
     print_head('', @rows);
     my ($bars, $groups) = bar_layout(@rows);
     print "# x lab variant gbps copy_gbps pct\n";
-    printf "%d %d %s %.1f %.1f %.2f\n", $_->[0], lab_number($_->[1]{lab}), $_->[1]{variant}, $_->[1]{gbps},
+    printf "%d %d %s %.1f %.1f %.2f\n", $_->[0], lab_style($_->[1]{lab}), $_->[1]{variant}, $_->[1]{gbps},
         $_->[1]{copy_gbps}, $_->[1]{pct_copy} for @$bars;
-    print "\n\n# from to lab copy_gbps name problem\n";
-    printf "%d %d %d %.1f \"%s\" \"%s\"\n", $_->[0], $_->[1], lab_number($_->[2]), $_->[3]{copy_gbps},
-        lab_name($_->[2]), problem_phrase($_->[3]) for @$groups;
+    print "\n\n# from to lab copy_gbps name problem id\n";
+    printf "%d %d %d %.1f \"%s\" \"%s\" \"%s\"\n", $_->[0], $_->[1], lab_style($_->[2]), $_->[3]{copy_gbps},
+        lab_name($_->[2]), problem_phrase($_->[3]), lab_id($_->[2]) for @$groups;
 }
 
 # Labs 2-5 on one problem, the 7-point stencil at lab 2's default size (512^3, order 2, no
-# steps): Gpoints/s of every variant in lab order. Block 0: x, lab number, variant, Gpts/s, the
-# bound copy GB/s / 8 bytes, % copy. Block 1, one line per lab: first and last x, lab number,
-# that lab's bound, "name".
+# steps): Gpoints/s of every variant in lab order. Block 0: x, lab style, variant, Gpts/s, the
+# bound copy GB/s / 8 bytes, % copy. Block 1, one line per lab: first and last x, lab style,
+# that lab's bound, "name", "id".
 sub cmd_journey {
     my ($gpu) = @_;
     my @rows = session_rows($gpu);
     my ($first) = grep { $_->{lab} =~ /^lab2_/ } @rows;
     return unless $first;
     @rows = grep {
-        $_->{lab} =~ /^lab[2-5]_/ && size_of($_) eq size_of($first) && ($_->{order} || 2) == 2 && !$_->{steps}
+        $_->{lab} =~ /^lab[2-5][a-z]?_/ && size_of($_) eq size_of($first) && ($_->{order} || 2) == 2 && !$_->{steps}
     } @rows;
     print_head('', @rows);
     print "# problem ", problem_phrase($first), "\n";
     my ($bars, $groups) = bar_layout(@rows);
     print "# x lab variant gpts bound pct\n";
-    printf "%d %d %s %.2f %.2f %.2f\n", $_->[0], lab_number($_->[1]{lab}), $_->[1]{variant}, $_->[1]{gpts},
+    printf "%d %d %s %.2f %.2f %.2f\n", $_->[0], lab_style($_->[1]{lab}), $_->[1]{variant}, $_->[1]{gpts},
         $_->[1]{copy_gbps} / 8, $_->[1]{pct_copy} for @$bars;
-    print "\n\n# from to lab bound name\n";
-    printf "%d %d %d %.2f \"%s\"\n", $_->[0], $_->[1], lab_number($_->[2]), $_->[3]{copy_gbps} / 8,
-        lab_name($_->[2]) for @$groups;
+    print "\n\n# from to lab bound name id\n";
+    printf "%d %d %d %.2f \"%s\" \"%s\"\n", $_->[0], $_->[1], lab_style($_->[2]), $_->[3]{copy_gbps} / 8,
+        lab_name($_->[2]), lab_id($_->[2]) for @$groups;
 }
 
 # The roofline's points: every variant at its lab's default problem (lab 5: every order; lab 7:
@@ -82,7 +83,7 @@ sub cmd_journey {
 # % copy, and a name to write beside the point or "-": each lab's variant farthest below the
 # memory roof where it is below 2/3 of the lab's best, and every point above its roof (it moves
 # fewer bytes than the minimal traffic: data kept on chip across steps). A line "# labs N..."
-# gives the blocks' lab numbers.
+# gives the blocks' lab styles (Data.pm's lab_style: colour and point type).
 sub cmd_roofline {
     my ($gpu) = @_;
     # lab 9 computes with lab 8's queue4 on more GPUs: its points would sit on lab 8's
@@ -96,7 +97,7 @@ sub cmd_roofline {
         push @{ $by{ $r->{lab} } }, $r;
     }
     @labs = sort { lab_number($a) <=> lab_number($b) } @labs;
-    print "# labs ", join(' ', map { lab_number($_) } @labs), "\n";
+    print "# labs ", join(' ', map { lab_style($_) } @labs), "\n";
     for my $lab (@labs) {
         my @l = @{ $by{$lab} };
         my ($hi, $lo) = (sort { $b->{pct_copy} <=> $a->{pct_copy} } @l)[ 0, -1 ];
@@ -158,8 +159,8 @@ sub cmd_compare {
             push @bars, sprintf "%d %d \"%s\" %.2f %s %s", $x++, scalar(@groups), $name, $r->{pct_copy},
                 $ref ? sprintf("%.2f", $ref->{pct_copy}) : '-', $r->{status};
         }
-        push @groups, sprintf "%d %d %d \"%s\" \"%s\"", $from, $x - 1, lab_number($grp{$k}[0]{lab}),
-            lab_name($grp{$k}[0]{lab}), problem_phrase($grp{$k}[0]);
+        push @groups, sprintf "%d %d %d \"%s\" \"%s\" \"%s\"", $from, $x - 1, lab_style($grp{$k}[0]{lab}),
+            lab_name($grp{$k}[0]{lab}), problem_phrase($grp{$k}[0]), lab_id($grp{$k}[0]{lab});
         $x++;
     }
     print_head('', @mine);
@@ -234,7 +235,7 @@ sub cmd_measured {
     for my $r (read_csv($file)) {
         $session++ if $r->{commit} ne $run;  # one run of make profile: rows of one commit in a row
         $run = $r->{commit};
-        my ($lab) = $r->{lab} =~ /^lab(\d+)/ or next;
+        my ($lab) = $r->{lab} =~ /^lab(\d+[a-z]?)_/ or next;
         my $key = "lab$lab $r->{variant}" . ($r->{order} && $r->{order} != 2 ? " k$r->{order}" : '');
         push @keys, $key unless $last{$key};
         $last{$key} = sprintf '%.2f %.2f', $r->{model_read}, $r->{dram_read_bytes} / 4;
@@ -242,21 +243,23 @@ sub cmd_measured {
         $newest{$lab} = [ $session, $r->{commit}, $r->{gpu} ];
     }
     return unless @keys;
-    my %lab_of = map { $_ => (/^lab(\d+)/)[0] } @keys;
+    my %lab_of = map { $_ => (/^lab(\d+[a-z]?) /)[0] } @keys;
+    my $order = sub { return lab_number("lab$_[0]_") };
     # by lab; within a lab, by variant as first logged, then by order
     my (%first, $i);
     for my $k (@keys) { (my $v = $k) =~ s/ k\d+$//; $first{$v} //= $i++ }
     my $rank = sub { my ($k) = @_; my ($v, $o) = $k =~ /^(.*?)(?: k(\d+))?$/; return ($first{$v}, $o // 2) };
-    @keys = sort { $lab_of{$a} <=> $lab_of{$b} || ($rank->($a))[0] <=> ($rank->($b))[0]
+    @keys = sort { $order->($lab_of{$a}) <=> $order->($lab_of{$b}) || ($rank->($a))[0] <=> ($rank->($b))[0]
                    || ($rank->($a))[1] <=> ($rank->($b))[1] } @keys;
-    my @heads = map { { lab => "lab$_", commit => $newest{$_}[1], gpu => $newest{$_}[2] } } sort { $a <=> $b } keys %newest;
+    my @ids = sort { $order->($a) <=> $order->($b) } keys %newest;
+    my @heads = map { { lab => "lab${_}_", commit => $newest{$_}[1], gpu => $newest{$_}[2] } } @ids;
     print_head('', @heads);
-    my @changed = kernels_changed_since(map { [ $_, $newest{$_}[1] ] } sort { $a <=> $b } keys %newest);
+    my @changed = kernels_changed_since(map { [ $_, $newest{$_}[1] ] } @ids);
     print "# changed $_\n" for @changed;
     print "# x lab label model measured commit stale\n";
     my ($x, $prev) = (0, undef);
     for my $k (@keys) {
-        $x++ if defined $prev && $prev != $lab_of{$k};
+        $x++ if defined $prev && $prev ne $lab_of{$k};
         my $stale = $when{$k}[0] < $newest{ $lab_of{$k} }[0] ? 1 : 0;
         print "$x $lab_of{$k} \"$k\" $last{$k} $when{$k}[1] $stale\n";
         $prev = $lab_of{$k};

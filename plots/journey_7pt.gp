@@ -15,8 +15,9 @@ gpuname = system(cmd." | sed -n 's/^# gpu //p'")
 commit = system(cmd." | sed -n 's/^# commit //p'")
 problem = system(cmd." | sed -n 's/^# problem //p'")
 # one colour per lab, as in bandwidth.png
-labcolor(n) = n == 1 ? 0x4e79a7 : n == 2 ? 0xf28e2b : n == 3 ? 0x59a14f : n == 4 ? 0xb07aa1 : \
+labhue(n) = n == 1 ? 0x4e79a7 : n == 2 ? 0xf28e2b : n == 3 ? 0x59a14f : n == 4 ? 0xb07aa1 : \
               n == 5 ? 0xd4a72c : n == 6 ? 0x499894 : n == 7 ? 0x9c755f : 0xd37295
+labcolor(s) = labhue(int(s) % 10)  # both parts of a lab (5a, 5b: 5 and 15) share its colour
 stats data index 1 using 4 nooutput
 bound = STATS_max
 boundlo = STATS_min
@@ -41,5 +42,5 @@ plot data index 0 using 1:4:(0.8):(labcolor($2)):xtic(3) with boxes lc rgb varia
         title (sprintf("%.0f", boundlo) eq sprintf("%.0f", bound) ? \
             sprintf("bound: copy GB/s / 8 bytes per point = %.0f Gpoints/s", bound) : \
             sprintf("bound: each lab's copy GB/s / 8 bytes per point, %.0f-%.0f Gpoints/s", boundlo, bound)), \
-     '' index 1 using (($1 + $2) / 2):(top * 0.96):(sprintf("lab %d", $3)):(labcolor($3)) with labels tc rgb variable font "sans Bold,11" notitle, \
+     '' index 1 using (($1 + $2) / 2):(top * 0.96):(sprintf("lab %s", strcol(6))):(labcolor($3)) with labels tc rgb variable font "sans Bold,11" notitle, \
      '' index 1 using (($1 + $2) / 2):(top * 0.92):5:(labcolor($3)) with labels tc rgb variable font "sans Bold,10" notitle

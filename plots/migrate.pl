@@ -5,6 +5,8 @@
 #                                                  the programs' CSV header (--list), in place
 #   perl plots/migrate.pl migrate-profiles LOG     the --profile tables of a GPU test log written
 #                                                  before --profile wrote CSV, as that CSV on stdout
+#   perl plots/migrate.pl split-lab5 FILE...       rows of lab 5 from before it was split in two
+#                                                  go to lab 5a or 5b by their variant, in place
 use strict;
 use warnings;
 use sort 'stable';
@@ -148,7 +150,45 @@ sub cmd_migrate {
     exit $status;
 }
 
+# split-lab5 FILE...: lab5_register_tiling was one lab until it became two sittings: lab 5a
+# (register tiling of the 7-point stencil) and lab 5b (the order-k register queue). The kernels
+# did not change (the same PTX), so a row keeps its measurement and takes its variant's lab; lab
+# 5a has no --order (the 7-point stencil, as labs 2-4), so its rows' order becomes 0 as theirs.
+my %LAB5_PART = map { ($_ => 'lab5a_register_tiling') } qw(regtile_7pt regcol_z8 regcol4_z4);
+sub cmd_split_lab5 {
+    die "usage: migrate.pl split-lab5 FILE...\n" unless @_;
+    for my $path (@_) {
+        open my $in, '<', $path or die "migrate.pl: cannot read $path: $!\n";
+        chomp(my $head = <$in> // '');
+        my @cols = split /,/, $head, -1;
+        my ($lab) = grep { $cols[$_] eq 'lab' } 0 .. $#cols;
+        my ($variant) = grep { $cols[$_] eq 'variant' } 0 .. $#cols;
+        my ($order) = grep { $cols[$_] eq 'order' } 0 .. $#cols;
+        unless (defined $lab && defined $variant && defined $order) {
+            print "$path: no lab, variant and order columns: left as it is\n";
+            next;
+        }
+        my ($fh, $tmp) = tempfile(DIR => dirname($path));
+        print $fh "$head\n";
+        my $n = 0;
+        while (my $line = <$in>) {
+            chomp $line;
+            my @f = split /,/, $line, -1;
+            if (($f[$lab] // '') eq 'lab5_register_tiling') {
+                $f[$lab] = $LAB5_PART{ $f[$variant] } // 'lab5b_register_queue';
+                $f[$order] = 0 if $LAB5_PART{ $f[$variant] };
+                $n++;
+            }
+            print $fh join(',', @f), "\n";
+        }
+        close $fh or die "migrate.pl: $tmp: $!\n";
+        rename $tmp, $path or die "migrate.pl: cannot replace $path: $!\n";
+        print "$path: $n rows of lab 5 split\n";
+    }
+}
+
 my $cmd = shift @ARGV // '';
 if ($cmd eq 'migrate') { cmd_migrate(@ARGV) }
 elsif ($cmd eq 'migrate-profiles') { cmd_migrate_profiles(@ARGV) }
-else { die "usage: migrate.pl migrate | migrate-profiles (see the comment at its top)\n" }
+elsif ($cmd eq 'split-lab5') { cmd_split_lab5(@ARGV) }
+else { die "usage: migrate.pl migrate | migrate-profiles | split-lab5 (see the comment at its top)\n" }

@@ -37,8 +37,8 @@ set xtics 2
 tile(n, m, k) = (n * m + k * n + k * m) / (n * m)
 plot tile(16, 16, x) lw 2 title "16x16 tile: (nm+kn+km)/(nm)", \
      tile(32, 32, x) lw 2 dt 2 title "32x32 tile", \
-     '-' using 1:(tile(16, 16, $1)) with points pt 7 ps 1.3 lc 1 title "lab 5 queue_16x16", \
-     '-' using 1:(tile(32, 32, $1)) with points pt 5 ps 1.3 lc 2 title "lab 5 queue_32x32"
+     '-' using 1:(tile(16, 16, $1)) with points pt 7 ps 1.3 lc 1 title "lab 5b queue_16x16", \
+     '-' using 1:(tile(32, 32, $1)) with points pt 5 ps 1.3 lc 2 title "lab 5b queue_32x32"
 2
 4
 6

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# A roofline of every reference variant at its lab's default problem (lab 5: every order at
+# A roofline of every reference variant at its lab's default problem (lab 5b: every order at
 # 512^3; lab 7: its 2D and its 3D problem): Gflop/s (flop per point x Gpoints/s) against the
 # arithmetic intensity, flop per point over the minimal bytes per point (8 for one array in and
 # one out, per step in lab 7; lab 8's 16). The flop counts are the kernels' own, as each lab's
@@ -21,9 +21,10 @@ gpuname = system(cmd." | sed -n 's/^# gpu //p'")
 commit = system(cmd." | sed -n 's/^# commit //p'")
 labs = system(cmd." | sed -n 's/^# labs //p'")
 # one colour and one symbol per lab, as in bandwidth.png
-labcolor(n) = n == 1 ? 0x4e79a7 : n == 2 ? 0xf28e2b : n == 3 ? 0x59a14f : n == 4 ? 0xb07aa1 : \
+labhue(n) = n == 1 ? 0x4e79a7 : n == 2 ? 0xf28e2b : n == 3 ? 0x59a14f : n == 4 ? 0xb07aa1 : \
               n == 5 ? 0xd4a72c : n == 6 ? 0x499894 : n == 7 ? 0x9c755f : 0xd37295
-labpt(n) = n == 1 ? 6 : n == 2 ? 4 : n == 3 ? 8 : n == 4 ? 10 : n == 5 ? 12 : n == 6 ? 14 : n == 7 ? 2 : 3
+labcolor(s) = labhue(int(s) % 10)  # both parts of a lab (5a, 5b: 5 and 15) share its colour
+labpt(n) = n == 1 ? 6 : n == 2 ? 4 : n == 3 ? 8 : n == 4 ? 10 : n == 5 ? 12 : n == 15 ? 13 : n == 6 ? 14 : n == 7 ? 2 : 3  # 5a open, 5b filled
 # the memory roof: the copy bandwidth the programs measured (the mean over the rows; they agree
 # within 1%)
 stats data using 8 nooutput
@@ -60,8 +61,8 @@ if (words(above) == 2) {
     set label 5 "above the memory roof:\nfewer bytes than the minimal\ntraffic, data kept on chip\nacross steps" \
         at real(word(above, 1)) / 1.6, real(word(above, 2)) * 1.25 right font ",9" tc rgb "#555555"
 }
-# lab 5's orders along the top, over its points
-set label 4 "lab 5, order k:" at 0.93, 120000 right font ",9" tc rgb "#8a6d0b"
+# lab 5b's orders along the top, over its points
+set label 4 "lab 5b, order k:" at 0.93, 120000 right font ",9" tc rgb "#8a6d0b"
 set samples 1000
 plot [0.1:100] (!h100 || x < ridge ? copy * x : 1/0) with lines lw 2.5 lc rgb "#c0392b" notitle, \
      [0.1:100] (h100 && x >= ridge * 0.999 ? peak : 1/0) with lines lw 2.5 lc rgb "#1f4e99" notitle, \

@@ -71,7 +71,7 @@ my $c = run('build/compare-dump', "$dir/dump.raw", "$dir/ref.f64", @{ $l->{size}
 chomp $c->{out};
 is($c->{status}, 0, "and it matches the CPU reference ($c->{out})");
 
-$r = run(mpi_launch(2), './' . (has_solutions() ? 'sol5' : 'lab5'), '--list');
+$r = run(mpi_launch(2), './' . (has_solutions() ? 'sol5b' : 'lab5b'), '--list');
 is($r->{status}, 2, 'a lab that is not lab 9, started by mpirun with 2 processes: exit 2');
 like($r->{err}, qr/runs as one process \(lab 9 is the one for mpirun\)/, 'and it says why');
 done_testing();

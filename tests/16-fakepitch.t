@@ -14,9 +14,9 @@ use lib 'tests';
 use Test::More;
 use TestLib;
 
-my %bin = (5 => 'build/tests/fake5', 8 => 'build/tests/fake8');
+my %bin = ('5b' => 'build/tests/fake5', 8 => 'build/tests/fake8');
 plan skip_all => 'build/tests/fake5 and build/tests/fake8 not built (make build/tests/fake5 build/tests/fake8)'
-    unless -x $bin{5} && -x $bin{8};
+    unless -x $bin{'5b'} && -x $bin{8};
 
 my $dir = tmpdir();
 delete @ENV{qw(FAKE_BUG FAKE_BUG_VARIANT)};
@@ -53,10 +53,10 @@ sub all_pass {
 }
 
 # ---- correct kernels: every variant PASSes, padded (nx no multiple of the row alignment) or not ----
-all_pass(5, '--size 37x9x7', ' (padded: pitch 64)');
-all_pass(5, '--order 4 --size 45x20x11', ' (padded)');
-all_pass(5, '--order 12 --size 33x15x14', ' (padded, the widest star)');
-all_pass(5, '--size 64x5x6', ' (no padding)');
+all_pass('5b', '--size 37x9x7', ' (padded: pitch 64)');
+all_pass('5b', '--order 4 --size 45x20x11', ' (padded)');
+all_pass('5b', '--order 12 --size 33x15x14', ' (padded, the widest star)');
+all_pass('5b', '--size 64x5x6', ' (no padding)');
 all_pass(8, '--size 37x20x21 --steps 3', ' (padded)');
 all_pass(8, '--size 64x12x13 --steps 2', ' (no padding)');
 all_pass(8, '--size 37x20x21 --steps 4 --model 1 --sponge 4', ' (padded; the source through device_index)');
@@ -71,9 +71,9 @@ all_pass(8, '--size 37x20x21 --steps 4 --model 1 --sponge 4', ' (padded; the sou
 }
 
 # ---- --dump of a padded run: nx ny nz floats, the CPU reference's answer ----
-for my $d (['5', '--order 4 --size 45x20x11', 'queue_16x16', ''],
+for my $d (['5b', '--order 4 --size 45x20x11', 'queue_16x16', ''],
            ['8', '--size 37x20x21 --steps 3 --model 1 --sponge 4', 'queue4_128x16', ''],
-           ['5', '--size 37x9x7', 'regcol4_z4', 'write-out-padding']) {
+           ['5b', '--size 37x9x7', 'queue_32x32', 'write-out-padding']) {
     my ($lab, $case, $v, $bug) = @$d;
     my $tag = "lab $lab $case, $v" . ($bug ? " with FAKE_BUG=$bug (the output's padding written 0)" : '');
     local $ENV{FAKE_BUG} = $bug if $bug;
@@ -131,8 +131,8 @@ sub verdict {
     return $r;
 }
 
-for my $lab (5, 8) {
-    my ($padded, $unpadded) = $lab == 5 ? ('--size 37x9x7', '--size 64x5x6') : ('--size 37x20x21 --steps 2', '--size 64x12x13 --steps 2');
+for my $lab ('5b', 8) {
+    my ($padded, $unpadded) = $lab eq '5b' ? ('--size 37x9x7', '--size 64x5x6') : ('--size 37x20x21 --steps 2', '--size 64x12x13 --steps 2');
     verdict($lab, $padded, 'ignore-pitch', 0, 'rows nx apart where they are pitch apart');
     verdict($lab, $unpadded, 'ignore-pitch', 1, 'no padding: pitch = nx');
     my $r = verdict($lab, $padded, 'read-padding', 0, 'the NaN of the padding in the answer');
@@ -140,11 +140,11 @@ for my $lab (5, 8) {
     verdict($lab, $unpadded, 'read-padding', 1, 'no padding: the element after a row is the next row\'s first point');
     verdict($lab, $padded, 'write-out-padding', 1, 'the output\'s padding may be written');
     $r = verdict($lab, $padded, 'write-in-padding', 0, 'an input\'s padding may not be written');
-    my $input = $lab == 5 ? 'in' : 'u_prev';
+    my $input = $lab eq '5b' ? 'in' : 'u_prev';
     is(scalar(grep { /\| FAIL: wrote into the input '\Q$input\E'/ } rows($r->{out})), $r->{want},
        "  every note says: wrote into the input '$input'");
     $r = verdict($lab, $padded, 'write-in-last', 0, 'the last row\'s padding of the last input is checked too');
-    my $last = $lab == 5 ? 'in' : 'vsq';
+    my $last = $lab eq '5b' ? 'in' : 'vsq';
     is(scalar(grep { /\| FAIL: wrote into the input '\Q$last\E'/ } rows($r->{out})), $r->{want},
        "  every note says: wrote into the input '$last'");
 }
@@ -152,21 +152,21 @@ for my $lab (5, 8) {
 # A bug in one variant: only that one FAILs.
 for my $bug ('ignore-pitch', 'read-padding') {
     local $ENV{FAKE_BUG} = $bug;
-    local $ENV{FAKE_BUG_VARIANT} = 'regcol_z8';
-    my $r = run_lab(5, '--size 37x9x7');
+    local $ENV{FAKE_BUG_VARIANT} = 'queue_32x32';
+    my $r = run_lab('5b', '--size 37x9x7');
     my @rows = rows($r->{out});
-    ok($r->{status} == 1 && (grep { /^regcol_z8 .*\| FAIL/ } @rows) == 1 && $r->{pass} == $r->{want} - 1,
-       "FAKE_BUG=$bug in regcol_z8 alone: it FAILs, the other " . ($r->{want} - 1) . " PASS") or diag($r->{out});
+    ok($r->{status} == 1 && (grep { /^queue_32x32 .*\| FAIL/ } @rows) == 1 && $r->{pass} == $r->{want} - 1,
+       "FAKE_BUG=$bug in queue_32x32 alone: it FAILs, the other " . ($r->{want} - 1) . " PASS") or diag($r->{out});
 }
 for my $bug ('write-in-padding', 'write-in-last') {
     # The inputs' padding is poisoned again before every run, all of it: a variant that wrote
     # it is the only one told so.
     local $ENV{FAKE_BUG} = $bug;
-    local $ENV{FAKE_BUG_VARIANT} = 'regcol_z8';
-    my $r = run_lab(5, '--size 37x9x7');
+    local $ENV{FAKE_BUG_VARIANT} = 'queue_32x32';
+    my $r = run_lab('5b', '--size 37x9x7');
     my @rows = rows($r->{out});
-    ok($r->{status} == 1 && (grep { /^regcol_z8 .*\| FAIL: wrote into the input/ } @rows) == 1 && $r->{pass} == $r->{want} - 1,
-       "FAKE_BUG=$bug in regcol_z8 alone: it FAILs, the other " . ($r->{want} - 1) . ' PASS')
+    ok($r->{status} == 1 && (grep { /^queue_32x32 .*\| FAIL: wrote into the input/ } @rows) == 1 && $r->{pass} == $r->{want} - 1,
+       "FAKE_BUG=$bug in queue_32x32 alone: it FAILs, the other " . ($r->{want} - 1) . ' PASS')
         or diag(join "\n", @rows);
 }
 

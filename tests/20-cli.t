@@ -84,7 +84,7 @@ for my $lab (labs()) {
 # The course guide's table of what each lab needs ("Every GPU") says what --list says.
 {
     open my $g, '<', 'handouts/README.md' or die "handouts/README.md: $!";
-    my %row = map { /^\| (\d+) \w+ \| [^|]+ \| ([\d.]+) GB[^|]* \| ([\d.]+) \/ ([\d.]+) GB \|/ ? ($1 => [$2, $3, $4]) : () } <$g>;
+    my %row = map { /^\| (\d+[a-z]?) \w+ \| [^|]+ \| ([\d.]+) GB[^|]* \| ([\d.]+) \/ ([\d.]+) GB \|/ ? ($1 => [$2, $3, $4]) : () } <$g>;
     for my $lab (labs()) {
         # at the default size, which a machine with too little memory would scale down
         my ($default) = run(ref_bin($lab), '--help')->{out} =~ /grid size \(default ([\dx]+)\)/;

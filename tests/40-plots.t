@@ -58,7 +58,7 @@ my @latest = grep { $_->{commit} eq $last_commit{ $_->{lab} } } @csv;
 {
     my $out = data_pl('roofline', $GPU);
     is(head_of($out, 'gpu'), 'NVIDIA H100 80GB HBM3', 'roofline: the GPU is named from the data');
-    like(head_of($out, 'commit') // '', qr/\Q$last_commit{lab5_register_tiling}\E/, 'roofline: the commit of the latest session');
+    like(head_of($out, 'commit') // '', qr/\Q$last_commit{lab5b_register_queue}\E/, 'roofline: the commit of the latest session');
     my @rows = rows_of($out);
     ok(@rows >= 40, 'roofline: every variant placed (' . scalar(@rows) . ' points)');
     my @blocks = grep { /\S/ } split /\n\n\n/, $out;
@@ -90,26 +90,32 @@ my @latest = grep { $_->{commit} eq $last_commit{ $_->{lab} } } @csv;
     is($ai{'queue_16x16 2'}, '1.0000', 'roofline: the 7-point stencil is 8 flop over 8 bytes');
 }
 sub lab_n { return ($_[0] =~ /^lab(\d+)/)[0] }
+# the figures' lab column: plots/Data.pm's lab_style (the number, + 10 for a part b: 5a 5, 5b 15),
+# and the labs' order (5a and 5b between 5 and 6)
+sub lab_s { my ($n, $p) = $_[0] =~ /^lab(\d+)([a-z]?)/; return $n + ($p ? 10 * (ord($p) - ord('a')) : 0) }
+sub lab_order { my ($n, $p) = $_[0] =~ /^lab(\d+)([a-z]?)/; return $n + ($p ? (ord($p) - ord('a') + 1) / 10 : 0) }
 
 # ---- the 7-point journey: labs 2-5 on one problem, in lab order ----
 {
     my $out = data_pl('journey', $GPU);
     my @rows = rows_of($out, 0);
     my @labs = map { $_->[1] } @rows;
-    is_deeply([ sort { $a <=> $b } @labs ], \@labs, 'journey: variants in lab order');
-    is_deeply([ sort { $a <=> $b } keys %{ { map { $_ => 1 } @labs } } ], [ 2, 3, 4, 5 ], 'journey: labs 2 to 5');
+    my %lab_of_style = map { (lab_s($_->{lab}) => $_->{lab}) } @latest;
+    my @order = map { lab_order($lab_of_style{$_} // '') } @labs;
+    is_deeply([ sort { $a <=> $b } @order ], \@order, 'journey: variants in lab order');
+    is_deeply([ sort { $a <=> $b } keys %{ { map { $_ => 1 } @labs } } ], [ 2, 3, 4, 5, 15 ], 'journey: labs 2 to 5b');
     my %csv_gpts = map { ("$_->{lab} $_->{variant}" => $_) }
         grep { $_->{nx} == 512 && $_->{ny} == 512 && $_->{nz} == 512 && ($_->{order} || 2) == 2 && !$_->{steps} } @latest;
     my $bad = 0;
     for my $r (@rows) {
-        my ($row) = grep { lab_n($_->{lab}) == $r->[1] && $_->{variant} eq $r->[2] } values %csv_gpts;
+        my ($row) = grep { lab_s($_->{lab}) == $r->[1] && $_->{variant} eq $r->[2] } values %csv_gpts;
         if (!$row || abs($r->[3] - $row->{gpts}) > 0.01 || abs($r->[4] - $row->{copy_gbps} / 8) > 0.01) {
             diag("lab $r->[1] $r->[2]: $r->[3] Gpts/s, bound $r->[4]");
             $bad++;
         }
     }
     is($bad, 0, 'journey: Gpts/s and the bound copy GB/s / 8 of the 512^3 order-2 rows');
-    is(scalar(@rows), scalar(grep { /^lab[2-5]_/ } keys %csv_gpts), 'journey: every variant of labs 2-5 at 512^3');
+    is(scalar(@rows), scalar(grep { /^lab[2-5][a-z]?_/ } keys %csv_gpts), 'journey: every variant of labs 2-5b at 512^3');
 }
 
 # ---- bandwidth: one group per lab, each with its own copy roof ----
@@ -117,7 +123,8 @@ sub lab_n { return ($_[0] =~ /^lab(\d+)/)[0] }
     my $out = data_pl('bandwidth', $GPU);
     my @groups = rows_of($out, 1);
     my @labs = map { $_->[2] } @groups;
-    is_deeply(\@labs, [ sort { $a <=> $b } keys %{ { map { lab_n($_->{lab}) => 1 } @latest } } ], 'bandwidth: a group per lab, in order');
+    my %labs = map { ($_->{lab} => 1) } @latest;
+    is_deeply(\@labs, [ map { lab_s($_) } sort { lab_order($a) <=> lab_order($b) } keys %labs ], 'bandwidth: a group per lab, in order');
     my $overlap = grep { $groups[$_][0] <= $groups[ $_ - 1 ][1] + 1 } 1 .. $#groups;
     is($overlap, 0, 'bandwidth: an empty slot between labs');
 }
@@ -127,10 +134,11 @@ sub lab_n { return ($_[0] =~ /^lab(\d+)/)[0] }
     my $out = data_pl('measured', $GPU);
     my @rows = rows_of($out);
     my @stale = map { $_->[2] } grep { $_->[-1] == 1 } @rows;
-    # lab 5 was profiled at orders 8 and 12 after its order 2 profile; lab 7's gm and tb again at
+    # lab 5b was profiled at orders 8 and 12 after its order 2 profile (lab 5a's, order 2, is its only
+    # one); lab 7's gm and tb again at
     # 5a8b1a0 (the profile's count of runs fixed), its shm and fused_s4 not
-    my @other = grep { !(/^"lab5 / && !/ k(8|12)"$/) && !/^"lab7 (shm|fused_s4)"$/ } @stale;
-    ok(@stale && !@other, "measured: the shipped profiles' stale bars are lab 5's order 2 and lab 7's shm and fused_s4 profiles (@stale)");
+    my @other = grep { !(/^"lab5b / && !/ k(8|12)"$/) && !/^"lab7 (shm|fused_s4)"$/ } @stale;
+    ok(@stale && !@other, "measured: the shipped profiles' stale bars are lab 5b's order 2 and lab 7's shm and fused_s4 profiles (@stale)");
     # two runs of make profile: the second re-profiles one variant only
     my $dir = tmpdir();
     open my $fh, '>', "$dir/Fake-profile.csv" or die;

@@ -67,7 +67,7 @@ unless (has_gpu() && has_solutions()) {
 
 # CHECK_PARTS=skeletons,solutions,cheats runs some of the parts (a device call has a time limit).
 my %part = map { $_ => 1 } split /,/, $ENV{CHECK_PARTS} // 'skeletons,solutions,cheats';
-# given variants (VARIANT_GIVEN: queue4_128x16 of labs 5 and 8, lab 9's nccl_graph) are not graded
+# given variants (VARIANT_GIVEN: queue4_128x16 of labs 5b and 8, lab 9's nccl_graph) are not graded
 my %n_variants = map { my $l = listing(sol_bin($_)); ($_ => scalar grep { !$l->{given}{$_} } @{ $l->{variants} }) } @labs;
 my $total = 0;
 $total += $_ for values %n_variants;
@@ -99,8 +99,8 @@ $res = results("$dir/good.json");
 gradescope_shape($res, 'solutions');
 # an optional variant (VARIANT_OPTIONAL, none at present) is extra credit: 10 points of a maximum of 0
 my %optional = map { my $lab = $_; my $l = listing(sol_bin($lab)); map { ("$lab $_" => 1) } keys %{ $l->{optional} || {} } } @labs;
-ok(!grep({ $_->{name} eq 'lab5_register_tiling queue4_128x16' } @{ $res->{tests} || [] }),
-    'lab 5\'s queue4_128x16 is given code: not graded') if grep { /^lab5_/ } @labs;
+ok(!grep({ $_->{name} eq 'lab5b_register_queue queue4_128x16' } @{ $res->{tests} || [] }),
+    'lab 5b\'s queue4_128x16 is given code: not graded') if grep { /^lab5b_/ } @labs;
 # (on a machine of one GPU, lab 9's NCCL variants are "not graded here": 0 of 0)
 my @full = grep { $_->{status} eq 'passed' && $_->{score} == 10 && $_->{max_score} == ($optional{ $_->{name} } ? 0 : 10) } @{ $res->{tests} || [] };
 my @here = grep { $_->{status} eq 'passed' && $_->{score} == 0 && $_->{max_score} == 0 && $_->{output} =~ /^not graded here/ } @{ $res->{tests} || [] };

@@ -26,7 +26,7 @@
 // plane z+1 (from its queue, which holds up to plane z+R) and arrives on that plane's barrier, then
 // waits only until everyone has stored plane z; so a warp may run ahead of the slowest. The halo
 // quads skip the registers: cp.async copies them AHEAD = 3 planes ahead, round a ring of AHEAD + 3
-// = 6 buffers (the handout's question 5 asks why that many). Where 6 do not fit a block's shared
+// = 6 buffers (lab 5b's question 3 asks why that many). Where 6 do not fit a block's shared
 // memory (a GPU of 64 KB a block), the kernel copies the halo one plane ahead round a ring of 4:
 // the same code with AHEAD = 1.
 //

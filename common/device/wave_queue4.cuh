@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Lab 8's fastest wave step (queue4_128x16: lab 5's register queue of float4 quads, carried over),
+// Lab 8's fastest wave step (queue4_128x16: lab 5b's register queue of float4 quads, carried over),
 // given code for labs 8 and 9: lab 8 measures it beside the kernels its student writes, and lab 9
 // computes every slab with it, so that lab 9's lesson is the exchange and its scaling is measured
 // against the best one-GPU step. Read it; do not edit it. Include it once per kernels file.
@@ -8,7 +8,7 @@
 // and vsq that needs more than 255 registers and spills); the tile is 128x16. The planes go round
 // a ring of RING shared buffers, each with an mbarrier (split arrive and wait, so a warp may run
 // ahead of the slowest); the halo quads are copied by cp.async AHEAD planes ahead, round a ring of
-// AHEAD + 3 buffers (lab 5's question 5): 6, or 4 with AHEAD = 1 where 6 do not fit a block's
+// AHEAD + 3 buffers (lab 5b's question 3): 6, or 4 with AHEAD = 1 where 6 do not fit a block's
 // shared memory (a GPU of 64 KB a block). u_prev and vsq come as float4, one plane ahead. Every row
 // is padded to a multiple of 32 floats (the lab's row_align), so every row starts 128-byte aligned
 // and every quad is one aligned float4, loaded, copied and stored whole. The last quad of a row may

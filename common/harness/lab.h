@@ -24,7 +24,7 @@ enum { MAX_DIMS = 3, MAX_FIELDS = 8, MAX_PARAMS = 4 };  // lab_main refuses a de
 struct problem {
     size_t n[MAX_DIMS];        // nx, ny, nz (unused dimensions are 1)
     // Elements from the start of one row (fixed y and z) to the next in every field: nx, or nx
-    // rounded up to the lab's row_align (lab 5: 64, lab 8: 32), so that every row starts at
+    // rounded up to the lab's row_align (lab 5a and 5b: 64, lab 8: 32), so that every row starts at
     // least 128-byte aligned. Point (x, y, z) is element x + pitch * (y + ny * z); the pitch - nx
     // elements at the end of a row (the padding) are NaN in the inputs, never read for an answer,
     // and may be written in the outputs.

@@ -8,7 +8,7 @@
 # Pass COMMIT from the checkout you edit: a copied tree (the device tool) may carry a stale .git.
 #   bench        make bench (every lab)           profile   make profile (every lab)
 #   bench-LABS   make bench of some labs: bench-58 for labs 5 and 8 (a character class of lab numbers)
-#   profile5     lab 5's profile at orders 8 and 12 (make profile runs its default order 2)
+#   profile5     lab 5b's profile at orders 8 and 12 (make profile runs its default order 2)
 #   test         make tables, then make test (the whole suite: longer than one device call)
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
 #   test-LABS    50-gpu and 70-sanitizer of some labs: test-6 for lab 6 (a character class of lab numbers)
@@ -46,7 +46,7 @@ cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# la
 # The labs whose number is in the character class $1, one name a line (lab6_pencils), or a failure.
 # queue4 of labs 5 and 8 at 512^3, the build as it is (its code path is the CSV's code_path).
 path_rows() {
-    for k in 2 8 12; do ./sol5 --order "$k" --variant queue4_128x16 --reps 20 --csv "$base-paths.csv"; done
+    for k in 2 8 12; do ./sol5b --order "$k" --variant queue4_128x16 --reps 20 --csv "$base-paths.csv"; done
     ./sol8 --variant queue4_128x16 --reps 10 --csv "$base-paths.csv"
 }
 labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' | grep -E "^lab[$1][a-z]?_" ||
@@ -63,7 +63,7 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
         bench) make COMMIT="$commit" bench 2>&1 ;;
         bench-[1-9]*) labs=$(labs_in "${phase#bench-}") && make COMMIT="$commit" LABS="$(echo $labs)" bench 2>&1 ;;
         profile) make COMMIT="$commit" profile 2>&1 ;;
-        profile5) for k in 8 12; do ./sol5 --profile --order "$k" --csv "$base-profile.csv"; done ;;
+        profile5) for k in 8 12; do ./sol5b --profile --order "$k" --csv "$base-profile.csv"; done ;;
         test) make -s tables; make COMMIT="$commit" test 2>&1 ;;
         lab7)
             ./sol7 --profile --variant gm --variant shm --variant fused_s4 --variant tb --steps 8 --csv "$base-profile.csv"
@@ -91,8 +91,8 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
         any-nx)
             TEST_LABS=lab5,lab8 perl tests/50-gpu.t && TEST_LABS=lab5,lab8 perl tests/70-sanitizer.t
             for n in 512 513; do
-                for k in 2 8 12; do ./sol5 --size $n --order $k --variant queue4_128x16 --reps 20 --csv "$base-alignment.csv"; done
-                ./sol5 --size $n --variant regcol_z8 --variant regcol4_z4 --reps 20 --csv "$base-alignment.csv"
+                for k in 2 8 12; do ./sol5b --size $n --order $k --variant queue4_128x16 --reps 20 --csv "$base-alignment.csv"; done
+                ./sol5a --size $n --variant regcol_z8 --variant regcol4_z4 --reps 20 --csv "$base-alignment.csv"
                 ./sol8 --size $n --variant queue_32x32 --variant queue4_128x16 --reps 10 --csv "$base-alignment.csv"
             done ;;
         timing) for t in launch b2b; do ./sol6 --size 64 --reps 200 --timing $t --csv "$base-timing.csv"; done ;;

@@ -3,7 +3,7 @@
 //   u_next = 2 u - u_prev + vsq * L8 u   (the 25-point star of order 8; zero on the boundary layer)
 // and the launches that chain S steps. A step reads three arrays and writes one: at best 16
 // bytes per point-step, twice lab 5's stencil. The variants: the naive kernel, 003's tile with a
-// register queue at its two tile sizes (Table 2), and lab 5's fastest kernel carried over.
+// register queue at its two tile sizes (Table 2), and lab 5b's fastest kernel carried over.
 // Build and run: make lab8 && ./lab8        (make sol8 && ./sol8 for the solution)
 // The problem (lab.c): ctx->in[0] = u(-dt), ctx->in[1] = u(0), ctx->in[2] = vsq; leave u(S dt) in
 // ctx->out[0]; ctx->scratch[0] is a work array. Launch on ctx->stream.
@@ -165,7 +165,7 @@ extern "C" void launch_queue_32x32(const struct problem *p, const struct context
 extern "C" const char *refuse_queue_32x32(const struct problem *p) { return refuse_queue<32, 16, 2>(p); }
 extern "C" void model_queue_32x32(const struct problem *p, double *r, double *w) { model_queue<32, 16, 2>(p, r, w); }
 
-// ---- 3. queue4_128x16: lab 5's fastest kernel, carried over (given: wave_queue4.cuh) ----
+// ---- 3. queue4_128x16: lab 5b's fastest kernel, carried over (given: wave_queue4.cuh) ----
 
 extern "C" void launch_queue4_128x16(const struct problem *p, const struct context *ctx) { run_steps(p, ctx, queue4_step); }
 

@@ -247,7 +247,7 @@ static const struct variant VARIANTS[] = {
     VARIANT(naive, "one point per thread, every neighbour from global memory", 0),
     VARIANT(queue_16x16, "003's 16x16 tile in shared memory, the z neighbours in a register queue", 0),
     VARIANT(queue_32x32, "003's 32x32 tile (32x16 threads, two rows each)", 0),
-    VARIANT_GIVEN(queue4_128x16, "lab 5's fastest (given): float4 quads, a ring of shared planes with split barriers", 0),
+    VARIANT_GIVEN(queue4_128x16, "lab 5b's fastest (given): float4 quads, a ring of shared planes with split barriers", 0),
 };
 
 // Sizes that are no multiple of any tile, thinner than the boundary layer, nx not a multiple of

@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: MIT
 # 003's Table 1 layout measured: Gpoints/s of the order-k register-queue kernels against the
 # order, one line per volume, with the 8-byte-per-point bound of the copy roof; one panel per
-# variant, from `figures.pl table1 GPU VARIANT` (lab 5's rows of data/$gpufile.csv). The fourth
+# variant, from `figures.pl table1 GPU VARIANT` (lab 5b's rows of data/$gpufile.csv). The fourth
 # panel puts 003's own 2009 figures beside the 16x16 tile measured here, each as % of its own
 # bound, over 003's five volumes (`figures.pl table1pct GPU queue_16x16 VOLUMES`).
 # Inputs: out, gpu, gpufile (set with -e by make-plots.sh).
 table(variant) = "perl plots/figures.pl table1 '".gpufile."' ".variant
 rows(cmd) = int(system(cmd." 2>/dev/null | grep -c '^[0-9]'"))
-# A data file without lab 5's order-k runs: no figure, and exit status 3 tells make-plots.sh
+# A data file without lab 5b's order-k runs: no figure, and exit status 3 tells make-plots.sh
 # that this is not an error (checked before set output, so no empty PNG is left).
 if (rows(table("queue_16x16")) == 0) {
-    print sprintf("lab5_table1.png: no lab 5 queue_16x16 rows in data/%s.csv: not drawn", gpufile)
+    print sprintf("lab5b_table1.png: no lab 5b queue_16x16 rows in data/%s.csv: not drawn", gpufile)
     exit status 3
 }
 file16 = "< ".table("queue_16x16")

@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Lab 5 (register_tiling), the definition: the order-k star stencil (k = 2..12, --order), points
+// Lab 5b (register_queue), the definition: the order-k star stencil (k = 2..12, --order), points
 // within k/2 of a face copying the input; its reference and cases. The kernels are in kernels.cu.
 #include "definition.h"
 #include "star.h"
 
 void setup_kernels(const struct problem *p);
-DECLARE_VARIANT(regtile_7pt);
-DECLARE_VARIANT(regcol_z8);
-DECLARE_VARIANT(regcol4_z4);
 DECLARE_VARIANT(queue_16x16);
 DECLARE_VARIANT(queue_32x32);
 DECLARE_VARIANT(queue4_128x16);
 
 static const struct variant VARIANTS[] = {
-    VARIANT(regtile_7pt, "004's register tiling: prev/next in registers, 32x32 blocks, order 2 only", 0),
-    VARIANT(regcol_z8, "8 z points per thread, column in registers, x/y neighbours from the caches", 0),
-    VARIANT(regcol4_z4, "4 x points (a float4 quad) and 4 z points per thread", 0),
     VARIANT(queue_16x16, "003's register queue, 16x16 output tile, 16x16 threads", 0),
     VARIANT(queue_32x32, "003's register queue, 32x32 output tile, 32x16 threads (2 points each)", 0),
     VARIANT_GIVEN(queue4_128x16, "003's queue with float4 quads, 128x16 tile, a ring of 6 shared planes with mbarriers", 0),
@@ -71,13 +65,12 @@ static const struct lab_case CASES[] = {
     // under it; without the tool every size and order PASSes, memcheck and racecheck are clean.
     {"sanitize synccheck-todo", "--size 40x70x30 --order 12"},
     {"too-big", "--size 5000"},
-    {"refused", "--variant regtile_7pt --order 4"},
 };
 
 const struct lab LAB = {
-    .id = "5",
-    .name = "register_tiling",
-    .title = "register tiling of the 7-point stencil; order-k stars with a register queue along z",
+    .id = "5b",
+    .name = "register_queue",
+    .title = "order-k star stencils with 003's register queue along z",
     CUBE_512,
     // every row 256-byte aligned: the float4 kernels need no test for it, and on an H200 queue4 ran
     // up to 2.5% faster at nx = 513 and 544 than with rows of 32 floats (128 bytes)
