@@ -242,15 +242,15 @@ FUSED_VARIANT(8)
 // 2D. One warp streams a strip of W = 128 columns (4 per lane) down the rows. When input row j
 // arrives, the warp computes step 1 of row j-1, step 2 of row j-2, ..., step T of row j-T: each
 // step t needs only the three newest rows of step t-1, which the warp holds in registers (a ring
-// of 3 rows per step; the phase of j mod 3 picks the slots at compile time, so the ring turns
-// without moves). The x neighbours across lanes come by warp shuffles: no shared memory, no
+// of 3 rows per step; the phase PH, row j's place mod 3 counted from the warp's first row jbeg,
+// picks the slots at compile time, so the ring turns without moves: row j goes to slot PH). The x neighbours across lanes come by warp shuffles: no shared memory, no
 // barrier. After T steps a strip is right on its W - 2T middle columns (overlapped tiling in
 // x); along y, a warp's chunk of rows starts and ends T rows early and late. One pass does T
 // steps and moves 8 bytes per point: the single-step kernels move 8 bytes per point per step.
 
 constexpr int TB_W = 128, TB_T = 8, TB_WARPS = 4;  // strip width, steps per pass, warps per block
 
-// The ring slot of the row `back` rows before the newest one at phase PH.
+// The ring slot of the row `back` rows before the newest one, j, at phase PH = (j - jbeg) mod 3.
 #define SLOT(PH, back) ((((PH) - (back)) % 3 + 3) % 3)
 
 template <int PH>
@@ -280,7 +280,8 @@ __device__ __forceinline__ void tb2_row(const float *__restrict__ u, float *__re
         const float *a = ring[t - 1][0], *b = ring[t - 1][1], *c = ring[t - 1][2];
         // TODO(student): the pipeline. Step t runs t rows behind the newest input row j: set
         // `row`, the row step t computes now, and point a, b, c at step t-1's rows row - 1, row
-        // and row + 1 in ring[t - 1] (SLOT(PH, back): the slot of the row `back` rows before j).
+        // and row + 1 in ring[t - 1] (SLOT(PH, back): the slot of the row `back` rows before j;
+        // row j itself is in SLOT(PH, 0) = PH).
         const float left = __shfl_up_sync(FULL_MASK, b[3], 1), right = __shfl_down_sync(FULL_MASK, b[0], 1);
         float next[4];
         if (t > steps || row <= 0 || row >= ny - 1) {  // steps past S, y faces, rows outside the grid
