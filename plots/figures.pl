@@ -11,7 +11,7 @@
 #   perl plots/figures.pl convergence GPU LAB   n, h, max error per variant (gnuplot input)
 #   perl plots/figures.pl table1 GPU VARIANT    lab 5b's Mpoints/s by order, one block per volume
 #   perl plots/figures.pl table1pct GPU VARIANT [VOLUME...]
-#                                               lab 5: % of the 8-byte bound by order, over the volumes
+#                                               lab 5b: % of the 8-byte bound by order, over the volumes
 #   perl plots/figures.pl measured [GPU]        model and ncu-measured read redundancy per variant, and
 #                                               whether its profile is older than the lab's newest
 #   perl plots/figures.pl lab7fs GPU            lab 7: Gpoint-steps/s of fused_sN and its speed-up over gm
@@ -77,7 +77,7 @@ sub cmd_journey {
         lab_name($_->[2]), lab_id($_->[2]) for @$groups;
 }
 
-# The roofline's points: every variant at its lab's default problem (lab 5: every order; lab 7:
+# The roofline's points: every variant at its lab's default problem (lab 5b: every order; lab 7:
 # its 2D and its 3D problem), one gnuplot block per lab whose column head is the key's entry.
 # Columns: variant, order, dimensions, flop/point, bytes/point, flop/byte, Gflop/s, copy GB/s,
 # % copy, and a name to write beside the point or "-": each lab's variant farthest below the

@@ -54,7 +54,7 @@ pct16 = "< perl plots/figures.pl table1pct '".gpufile."' queue_16x16 ".volumes
 
 set terminal pngcairo size 1500,1000 font "sans,11" noenhanced
 set output out
-set multiplot layout 2,2 title sprintf("Lab 5: order-k star stencils in 003's Table 1 layout, %s, commit %s", gpuname, commit)
+set multiplot layout 2,2 title sprintf("Lab 5b: order-k star stencils in 003's Table 1 layout, %s, commit %s", gpuname, commit)
 set grid
 set xlabel "order k"
 set xrange [1:13]

@@ -1,5 +1,5 @@
 #!/usr/bin/env perl
-# Padded rows (problem.pitch, lab.h) without a GPU: labs 5 and 8 (row_align 64 and 32) linked with the
+# Padded rows (problem.pitch, lab.h) without a GPU: labs 5b and 8 (row_align 64 and 32) linked with the
 # whole harness, a GPU made of host memory (tests/fakegpu/gpu.c) and a kernels file whose every
 # variant answers with the lab's own CPU reference on the packed rows
 # (tests/fakegpu/reference-kernels.c). What it proves: the padded uploads and fills, the check of

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Split barriers and asynchronous copies (sm_80 and later, PTX ISA "mbarrier" and "cp.async"),
-// for kernels that stream planes through a ring of shared buffers (labs 5, 7, 8). Before sm_80 a
+// for kernels that stream planes through a ring of shared buffers (labs 5b, 7, 8). Before sm_80 a
 // wait falls back to __syncthreads (stronger) and a copy to an ordinary load and store.
 #ifndef ASYNC_CUH
 #define ASYNC_CUH

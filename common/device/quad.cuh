@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What the register-queue kernels of labs 5 and 8 (queue4_128x16) share: the halo quads of a
+// What the register-queue kernels of labs 5b and 8 (queue4_128x16) share: the halo quads of a
 // tile. A block's tile is H rows of 32 quads (128 x points, a float4 each) of a plane, kept in a
 // shared plane of ROWS = H + 2R rows of QW = 32 + 2 XQ quads; the halo is the R rows above and
 // below the tile and XQ quads left and right of each of its rows. async.cuh has the copies and
@@ -57,7 +57,7 @@ __device__ __forceinline__ void quad_copy_halo(float4 *plane, const int (&slot)[
 // planes) this takes the one with the least modelled time, waves x (planes a block loads), the
 // waves rounded up; it wants at least 3 waves where the grid has the tiles for them: a grid of 1
 // or 2 waves ran no faster and sometimes far slower on an H200 (the SMs start and drain
-// together). Lab 5 at 512^3 order 8 against about 16 blocks per SM (8.2 waves): DRAM reads fell
+// together). Lab 5b at 512^3 order 8 against about 16 blocks per SM (8.2 waves): DRAM reads fell
 // from 4.57 to 4.28 bytes a point, and orders 2 to 8 ran 2.3-5.3% faster on an H200.
 static inline size_t quad_zchunk(size_t tiles, size_t planes, size_t slots, int r)
 {

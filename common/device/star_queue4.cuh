@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Lab 5's fastest kernel, queue4_128x16: 003's register queue along z with float4 quads and a ring
-// of shared planes with mbarriers. Given code: lab 5 measures it beside the kernels its student
+// Lab 5b's fastest kernel, queue4_128x16: 003's register queue along z with float4 quads and a ring
+// of shared planes with mbarriers. Given code: lab 5b measures it beside the kernels its student
 // writes (the handout's optional part reads it), and lab 8 carries the same design over to the
 // wave (wave_queue4.cuh). Read it; do not edit it. Include it once per kernels file (it brings
 // star.cuh: the weights c_star, refuse_grid).

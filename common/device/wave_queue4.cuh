@@ -4,7 +4,7 @@
 // computes every slab with it, so that lab 9's lesson is the exchange and its scaling is measured
 // against the best one-GPU step. Read it; do not edit it. Include it once per kernels file.
 //   u_next = 2 u - u_prev + vsq * L8 u   (the 25-point star of order 8; zero on the boundary layer)
-// A thread owns a quad of 4 x points (float4) in PY = 2 adjacent rows (lab 5 takes 4: with u_prev
+// A thread owns a quad of 4 x points (float4) in PY = 2 adjacent rows (lab 5b takes 4: with u_prev
 // and vsq that needs more than 255 registers and spills); the tile is 128x16. The planes go round
 // a ring of RING shared buffers, each with an mbarrier (split arrive and wait, so a warp may run
 // ahead of the slowest); the halo quads are copied by cp.async AHEAD planes ahead, round a ring of

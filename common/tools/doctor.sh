@@ -25,7 +25,7 @@ if [ -n "$gpus" ]; then
     else say "" "no machine code for sm_$cc: the driver compiles the PTX at start-up (the header's 'code path' line)"; fi
 fi
 smem=$(case ${cc:-} in 75) echo 64;; 80|87) echo 163;; 86|89|120|121) echo 99;; 90|100|103|110) echo 227;; *) echo "?";; esac)
-[ -n "$gpus" ] && say "shared memory" "$smem KB a block at most (labs 5, 6 and 8 choose their tiles from it)"
+[ -n "$gpus" ] && say "shared memory" "$smem KB a block at most (labs 5b, 6 and 8 choose their tiles from it)"
 
 if have ncu; then
     perm="not checked (no GPU, or make sol1 first)"

@@ -21,10 +21,10 @@
 #   cheats-LABS  the GPU cheats of some labs (tests/60-check.t): cheats-1-4 for labs 1 to 4,
 #                cheats-79 for labs 7 and 9 (the suffix is a character class of lab numbers)
 #   timing       lab 6 at 64^3, timed per launch and back to back
-#   any-nx       the float4 kernels of labs 5 and 8 at every nx: 50-gpu, 70-sanitizer, 512^3 and 513^3
+#   any-nx       the float4 kernels of labs 5a, 5b and 8 at every nx: 50-gpu, 70-sanitizer, 512^3 and 513^3
 #                (the times go to data/<GPU>-alignment.csv, beside make bench's file)
 #   path-NN      the kernels' code path for sm_NN (75, 80, 90), built as compute_NN PTX that the
-#                driver compiles: labs 5 and 8 (the labs with paths) 50-gpu and 70-sanitizer, and
+#                driver compiles: labs 5b and 8 (the labs with paths) 50-gpu and 70-sanitizer, and
 #                their queue4 rows in data/<GPU>-paths.csv; path-native: the rows of this GPU's own
 #                build, which path-NN builds again when it is done.
 #   small        tests/75-small-gpus.t: every solution on emulated smaller GPUs (STENCIL_EMULATE)
@@ -44,7 +44,7 @@ log=$base-test.log
 mkdir -p data
 cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# lab: lab[$1][a-z]?_" "$f" && out+=("$f"); done; local IFS=,; echo "${out[*]}"; }
 # The labs whose number is in the character class $1, one name a line (lab6_pencils), or a failure.
-# queue4 of labs 5 and 8 at 512^3, the build as it is (its code path is the CSV's code_path).
+# queue4 of labs 5b and 8 at 512^3, the build as it is (its code path is the CSV's code_path).
 path_rows() {
     for k in 2 8 12; do ./sol5b --order "$k" --variant queue4_128x16 --reps 20 --csv "$base-paths.csv"; done
     ./sol8 --variant queue4_128x16 --reps 10 --csv "$base-paths.csv"
@@ -101,8 +101,8 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
             cc=${phase#path-}
             make -j"$(nproc)" ARCH=compute_$cc COMMIT="$commit" all 2>&1 | grep -E 'error'
             # ARCH in the environment: the planted bugs the tests build take the same path
-            ARCH=compute_$cc TEST_CODE_PATH=sm_$cc TEST_LABS=lab5,lab8 perl tests/50-gpu.t; rc=$?
-            ARCH=compute_$cc TEST_LABS=lab5,lab8 perl tests/70-sanitizer.t || rc=1
+            ARCH=compute_$cc TEST_CODE_PATH=sm_$cc TEST_LABS=lab5b,lab8 perl tests/50-gpu.t; rc=$?
+            ARCH=compute_$cc TEST_LABS=lab5b,lab8 perl tests/70-sanitizer.t || rc=1
             path_rows
             make -j"$(nproc)" COMMIT="$commit" all 2>&1 | grep -E 'error'  # this GPU's own build again
             (exit $rc) ;;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Lab 8 (wave), the definition: the acoustic wave equation u_tt = v^2 Laplacian(u) in 3D, second
-// order in time (leapfrog) and eighth order in space (the 25-point star of labs 5):
+// order in time (leapfrog) and eighth order in space (the 25-point star of lab 5b):
 //   u(t+dt) = 2 u(t) - u(t-dt) + vsq * L8 u(t),   vsq = (v dt / h)^2 at every point,
 // L8 the weights c[0..4] of laplacian_coefficients(8). Fields: u_prev = u(-dt) and u = u(0) (the
 // two time levels), vsq (the velocity model); the kernels leave u(S dt) in u_out and may use
@@ -268,7 +268,7 @@ static const struct lab_case CASES[] = {
     {"test sanitize synccheck-todo", "--size 133x36x20 --steps 3 --model 1"},
     {"test", "--size 160x20x30 --steps 5 --sponge 3"},
     // synccheck overflows its table of tracked barriers on queue4_128x16 (6 mbarriers a block, as
-    // in lab 5; --num-cuda-barriers 8 did not help) and the kernel dies under it; without the tool
+    // in lab 5b; --num-cuda-barriers 8 did not help) and the kernel dies under it; without the tool
     // every case PASSes and memcheck and racecheck are clean. The next case runs the other
     // variants under synccheck; the last one queue4 with padded rows (nx = 37).
     {"small sanitize synccheck-todo", "--size 72x40x30 --steps 3"},

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The kernels file of lab 5 and of lab 8 as host code, for the fake GPU (tests/fakegpu/gpu.c):
+// The kernels file of lab 5b and of lab 8 as host code, for the fake GPU (tests/fakegpu/gpu.c):
 // every variant computes its answer with the lab's own CPU reference (star_reference,
 // wave_reference) from the input fields' rows, packed from pitch to nx, and writes it as floats
 // at the padded positions of ctx->out[0]. So the harness's padded rows (problem.pitch: uploads,
@@ -103,15 +103,6 @@ void setup_kernels(const struct problem *p) { (void)p; }
     const char *refuse_##v(const struct problem *p) { return refuse(p); }                    \
     void model_##v(const struct problem *p, double *r, double *w) { model_one(p, r, w); }
 
-// Lab 5a's register-tiled kernels are the 7-point stencil only (its lab has no --order).
-static const char *refuse_regtile_any(const struct problem *p)
-{
-    return p->order > 2 ? "the register-tiled variants are the 7-point stencil" : NULL;
-}
-
-FAKE_VARIANT(regtile_7pt, refuse_regtile_any)
-FAKE_VARIANT(regcol_z8, refuse_regtile_any)
-FAKE_VARIANT(regcol4_z4, refuse_regtile_any)
 FAKE_VARIANT(queue_16x16, refuse_none)
 FAKE_VARIANT(queue_32x32, refuse_none)
 FAKE_VARIANT(queue4_128x16, refuse_none)
