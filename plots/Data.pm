@@ -71,16 +71,12 @@ sub headline_rows {
 # 5.2 for 5b) and the index of its figures' colour and point type (the lab's number, plus 10 for
 # a part b: labcolor takes it modulo 10, so both parts of a lab share its colour, not its points).
 sub lab_id { my ($lab) = @_; return ($lab =~ /^lab(\d+[a-z]?)_/)[0] // 0 }
-sub lab_number {
-    my ($lab) = @_;
-    my ($n, $part) = $lab =~ /^lab(\d+)([a-z]?)/ or return 0;
-    return $n + ($part ? (ord($part) - ord('a') + 1) / 10 : 0);
+sub lab_part {  # (number, part: 0 for none, 1 for a, 2 for b ...)
+    my ($n, $p) = $_[0] =~ /^lab(\d+)([a-z]?)/ or return (0, 0);
+    return ($n, $p ? ord($p) - ord('a') + 1 : 0);
 }
-sub lab_style {
-    my ($lab) = @_;
-    my ($n, $part) = $lab =~ /^lab(\d+)([a-z]?)/ or return 0;
-    return $n + ($part ? 10 * (ord($part) - ord('a')) : 0);
-}
+sub lab_number { my ($n, $k) = lab_part(@_); return $n + $k / 10 }
+sub lab_style { my ($n, $k) = lab_part(@_); return $n + ($k ? 10 * ($k - 1) : 0) }
 sub dims_of { my ($r) = @_; return $r->{nz} > 1 ? 3 : $r->{ny} > 1 ? 2 : 1 }
 
 # "lab 7", "labs 1-6", "labs 2, 5a", of lab ids: a run of labs, each the next one or the next

@@ -6,7 +6,8 @@
 # and `make compare` draws a student's CSV beside the reference.
 use strict;
 use warnings;
-use lib 'tests';
+use lib 'tests', 'plots';
+use Data ();
 use Test::More;
 use File::Basename qw(basename);
 use File::Spec;
@@ -90,10 +91,10 @@ my @latest = grep { $_->{commit} eq $last_commit{ $_->{lab} } } @csv;
     is($ai{'queue_16x16 2'}, '1.0000', 'roofline: the 7-point stencil is 8 flop over 8 bytes');
 }
 sub lab_n { return ($_[0] =~ /^lab(\d+)/)[0] }
-# the figures' lab column: plots/Data.pm's lab_style (the number, + 10 for a part b: 5a 5, 5b 15),
-# and the labs' order (5a and 5b between 5 and 6)
-sub lab_s { my ($n, $p) = $_[0] =~ /^lab(\d+)([a-z]?)/; return $n + ($p ? 10 * (ord($p) - ord('a')) : 0) }
-sub lab_order { my ($n, $p) = $_[0] =~ /^lab(\d+)([a-z]?)/; return $n + ($p ? (ord($p) - ord('a') + 1) / 10 : 0) }
+# the figures' lab column is plots/Data.pm's lab_style (the number, + 10 for a part b: 5a 5, 5b 15);
+# its lab_number orders the labs (5a and 5b between 5 and 6)
+sub lab_s { return Data::lab_style(@_) }
+sub lab_order { return Data::lab_number(@_) }
 
 # ---- the 7-point journey: labs 2-5 on one problem, in lab order ----
 {
