@@ -100,4 +100,39 @@ for my $lab (labs()) {
        'lab 8 at 512^3: 2.7 GB on the GPU, 4.8 GB of host memory for --dump-reference (five fields; three inputs and two double arrays)')
         if grep { $_ eq 'lab8_wave' } labs();
 }
+# make bench's runs (common/tools/bench.pl) against a GPU and a solution that only say what they
+# were given: every run of bench.args in order, npN under mpirun, --csv added; BENCH_RUNS=A-B
+# only runs A to B.
+{
+    use Cwd qw(getcwd);
+    my $top = getcwd();
+    my $b = tmpdir();
+    mkdir "$b/$_" for qw(bin solutions solutions/lab1_fake);
+    open my $fh, '>', "$b/solutions/lab1_fake/bench.args" or die;
+    print $fh "# a comment\n--reps 1\n\nnp2 --reps 2\n--size 8 --reps 3\n";
+    close $fh;
+    for (["$b/bin/nvidia-smi", 'echo "Fake GPU"'], ["$b/sol1", 'echo "sol1 $*"'], ["$b/bin/mpirun", 'echo "mpirun $*"']) {
+        open my $f, '>', $_->[0] or die;
+        print $f "#!/bin/sh\n$_->[1]\n";
+        close $f;
+        chmod 0755, $_->[0];
+    }
+    local $ENV{PATH} = "$b/bin:$ENV{PATH}";
+    local $ENV{PERL5LIB} = "$top/common/tools";
+    my $bench = sub { my $r = run('sh', '-c', "cd '$b' && perl '$top/common/tools/bench.pl' lab1_fake"); return ($r, [grep { !/^\+/ } split /\n/, $r->{out}]) };
+    my ($r, $out) = $bench->();
+    is($r->{status}, 0, 'make bench: exit 0 when every run does');
+    is_deeply($out, ['sol1 --reps 1 --csv data/Fake_GPU.csv', 'mpirun --oversubscribe -np 2 ./sol1 --reps 2 --csv data/Fake_GPU.csv',
+                     'sol1 --size 8 --reps 3 --csv data/Fake_GPU.csv'], 'make bench: every run in order, npN under mpirun, the CSV of this GPU');
+    local $ENV{BENCH_RUNS} = '2-3';
+    ($r, $out) = $bench->();
+    is(scalar @$out, 2, 'BENCH_RUNS=2-3: two runs') and like($out->[0], qr/-np 2 .*--reps 2 /, 'BENCH_RUNS=2-3: from the second');
+    $ENV{BENCH_RUNS} = '3-';
+    ($r, $out) = $bench->();
+    is_deeply($out, ['sol1 --size 8 --reps 3 --csv data/Fake_GPU.csv'], 'BENCH_RUNS=3-: the third to the last');
+    $ENV{BENCH_RUNS} = 'two';
+    ($r, $out) = $bench->();
+    ok($r->{status} != 0 && $r->{err} =~ /BENCH_RUNS is A-B/, 'BENCH_RUNS not A-B: refused with one line');
+}
+
 done_testing();

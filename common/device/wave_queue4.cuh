@@ -285,16 +285,16 @@ static inline void wave_box_launch(const struct wave_step *a, int x0, int x1, in
     wave_box<<<grid, block, 0, stream>>>(b);
 }
 
-// One step of a's planes (a->z0 .. a->z1 - 1, every x and y) on `stream`: queue4 on the whole
-// tiles, wave_box on the thin remainders; wave_box alone where the ring does not fit.
-static inline void queue4_step(const struct problem *p, const struct wave_step *a, cudaStream_t stream)
+// One step of a's planes (a->z0 .. a->z1 - 1, every x and y) on `stream`, in z chunks of zc
+// planes from a->z0: queue4 on the whole tiles, wave_box on the thin remainders; wave_box alone
+// where the ring does not fit.
+static inline void queue4_launch(const struct problem *p, const struct wave_step *a, int zc, cudaStream_t stream)
 {
     if (a->z1 <= a->z0) return;
     if (!queue4_fits(p)) {
         wave_box_launch(a, 0, a->nx, 0, a->ny, stream);
         return;
     }
-    const int zc = queue4_chunk(p, (size_t)(a->z1 - a->z0));
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
     dim3 block(32, Quad<>::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div((size_t)(a->z1 - a->z0), zc));
@@ -302,6 +302,12 @@ static inline void queue4_step(const struct problem *p, const struct wave_step *
     else wave_queue4<1><<<grid, block, Quad<1>::SMEM, stream>>>(*a, zc);  // a ring of 4: a small GPU
     if (xm < p->n[0]) wave_box_launch(a, (int)xm, a->nx, 0, (int)ym, stream);  // the right strip
     if (ym < p->n[1]) wave_box_launch(a, 0, a->nx, (int)ym, a->ny, stream);    // the bottom rows, full width
+}
+
+// One step of a's planes, in the chunk that queue4_chunk picks for them.
+static inline void queue4_step(const struct problem *p, const struct wave_step *a, cudaStream_t stream)
+{
+    if (a->z1 > a->z0) queue4_launch(p, a, queue4_chunk(p, (size_t)(a->z1 - a->z0)), stream);
 }
 
 // Why queue4_step cannot run `planes` planes of p (grid limits), or NULL.
@@ -317,13 +323,16 @@ static inline const char *queue4_refuse(const struct problem *p, size_t planes)
     return NULL;
 }
 
-// Values of u read per point updated, over `planes` planes: per plane of a chunk the 128x16 tile
+// Values of u read per point updated in chunks of zc planes: per plane of a chunk the 128x16 tile
 // and halos of whole quads (k rows of 128, 8 columns of 16), k more planes to fill the queue.
-static inline double queue4_reads(const struct problem *p, size_t planes)
+static inline double queue4_reads_zc(double zc)
 {
-    double n = QUAD_W, m = QUAD_H, k = 2 * WAVE_R, zc = queue4_chunk(p, planes);
+    const double n = QUAD_W, m = QUAD_H, k = 2 * WAVE_R;
     return (n * m * (zc + k) + (k * n + 8 * m) * zc) / (n * m * zc);
 }
+
+// The same over `planes` planes, in the chunk queue4_step takes.
+static inline double queue4_reads(const struct problem *p, size_t planes) { return queue4_reads_zc(queue4_chunk(p, planes)); }
 
 // Before any timing: the weights, and the ring's shared memory (above 48 KB a kernel must opt in).
 static inline void queue4_setup(const struct problem *p)

@@ -3,7 +3,8 @@
 # make bench: run each reference solution at its benchmark sizes and append the CSV rows to
 # data/<GPU>.csv. The runs of a lab are the lines of solutions/<lab>/bench.args (options of
 # ./solN, one run per line); {data} stands for data/<GPU>, for runs that write their own file;
-# a line that starts with npN runs under mpirun with N processes (lab 9).
+# a line that starts with npN runs under mpirun with N processes (lab 9). BENCH_RUNS=A-B runs
+# only runs A to B of each lab (counted from 1), for a bench that does not fit one device call.
 use strict;
 use warnings;
 use lib 'common/tools';
@@ -13,13 +14,18 @@ chomp(my $gpu = `nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
 die "make bench: no NVIDIA GPU found (nvidia-smi lists none)\n" unless $gpu;
 (my $base = "data/$gpu") =~ s/ /_/g;
 open STDIN, '<', '/dev/null' or die;  # no run waits for input
+my ($first, $last) = ($ENV{BENCH_RUNS} // '1-') =~ /^(\d+)-(\d*)$/
+    or die "make bench: BENCH_RUNS is A-B (runs A to B, counted from 1), not $ENV{BENCH_RUNS}\n";
 my $status = 0;
 for my $lab (@ARGV) {
     open my $fh, '<', "solutions/$lab/bench.args" or next;
     my $sol = sol_bin($lab);
+    my $run = 0;
     while (my $line = <$fh>) {
         chomp $line;
         next if $line =~ /^\s*(#|$)/;
+        $run++;
+        next if $run < $first || ($last ne '' && $run > $last);
         $line =~ s/\{data\}/$base/g;
         $line .= " --csv $base.csv" unless $line =~ /--csv/;
         my @launch = $line =~ s/^\s*np(\d+)\s+// ? mpi_launch($1) : ();

@@ -13,7 +13,8 @@
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
 #   test-LABS    50-gpu and 70-sanitizer of some labs: test-6 for lab 6 (a character class of lab numbers)
 #   lab9         lab 9 with 1 and 2 processes, 50-gpu, 70-sanitizer (on 1 GPU: processes share it)
-#   lab9-bench   lab 9's make bench rows (a scaling result needs 2 GPUs: nvidia-h200-x2)
+#   lab9-bench   lab 8's queue4 at 512^3 and 768^3, then lab 9's make bench rows (a scaling result
+#                needs 2 GPUs: nvidia-h100-x2); BENCH_RUNS=A-B for part of them (bench.pl)
 #   gpu-1-3, gpu-4-6             tests/50-gpu.t for labs 1-3, 4-6
 #   check        make check on the skeletons and the solutions (tests/60-check.t)
 #   check-sol, check-skel        one of those two parts; CHECK_TRACE (OUT/check-trace.txt with OUT
@@ -81,7 +82,9 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
             nvidia-smi -L; mpirun --version | head -n 1
             ./sol9 --reps 3 && mpirun --oversubscribe -np 2 ./sol9 --reps 3
             TEST_LABS=lab9 perl tests/50-gpu.t && TEST_LABS=lab9 perl tests/70-sanitizer.t ;;
-        lab9-bench) perl common/tools/bench.pl lab9_multigpu ;;
+        lab9-bench)  # lab 8's best at lab 9's two sizes first: the speed-up over it from one call
+            for n in 512 768; do ./sol8 --variant queue4_128x16 --size ${n}x${n}x$n --reps 10 --csv "$base.csv"; done
+            perl common/tools/bench.pl lab9_multigpu ;;
         gpu-1-3) TEST_LABS=lab1,lab2,lab3 perl tests/50-gpu.t ;;
         gpu-4-6) TEST_LABS=lab4,lab5,lab6 perl tests/50-gpu.t ;;
         check) CHECK_PARTS=skeletons,solutions perl tests/60-check.t ;;

@@ -34,14 +34,27 @@ enum { G = WAVE_R };  // ghost planes: the stencil's reach in z
 
 // ---- the step: lab 8's queue4 on local planes zlo .. zhi - 1 of the slab ----
 
-// Planes zlo .. zhi - 1 of the slab on `stream` (nothing when the range is empty). The arrays'
-// plane 0 is the slab's first (a->zg = p->slab_z0): u's ghost planes are read where they lie in
-// the grid.
+// Planes zlo .. zhi - 1 of the slab on `stream` (nothing when the range is empty), in the z chunk
+// that queue4 takes for the whole slab: so a range of a chunk or less is one block per tile
+// column, and the slab cut into ranges costs what one launch of it costs. The arrays' plane 0 is
+// the slab's first (a->zg = p->slab_z0): u's ghost planes are read where they lie in the grid.
 static inline void step_planes(const struct problem *p, const struct wave_step *a, int zlo, int zhi, cudaStream_t stream)
 {
     struct wave_step b = *a;
     b.z0 = zlo, b.z1 = zhi;
-    queue4_step(p, &b, stream);
+    queue4_launch(p, &b, queue4_chunk(p, p->slab_nz), stream);
+}
+
+// How many planes at each end of the slab the overlapped schedule computes first: the G planes
+// the neighbours need and the rest of their z chunk. A block computes its whole chunk however
+// few of its planes are wanted, and a chunk of only G planes still reads the 2G planes that fill
+// its queue: edges of G planes cost 8% more block-planes at 512^3 (6 chunks a tile column for 4).
+// Where the slab has fewer than 3 chunks, a third of it each, so that an interior is left to hide
+// the exchange behind.
+static inline int edge_planes(const struct problem *p)
+{
+    const int nz = (int)p->slab_nz, zc = queue4_chunk(p, p->slab_nz), e = zc < nz / 3 ? zc : nz / 3;
+    return e > G ? e : G;
 }
 
 // ---- what the variants share: streams, host buffers, the NCCL communicator ----
@@ -147,19 +160,21 @@ static void step_plain(const struct problem *p, const struct context *ctx, const
     // xchg on the same stream.
 }
 
-// mpi_overlap and nccl_overlap, 003's scheme: the boundary planes first; their exchange hides
-// behind the interior. The next step's interior reads no ghost plane, so it waits for these
-// boundary planes but not for their exchange, which may run on behind it: e_edge is recorded
-// between the two. The next step's boundary planes wait for the exchange (their stream's order)
-// and for this interior (e_inner).
+// mpi_overlap and nccl_overlap, 003's scheme: the edges first (the boundary planes and the rest
+// of their chunk: edge_planes); their exchange hides behind the interior. The next step's
+// interior reads no ghost plane, so it waits for these edges but not for their exchange, which
+// may run on behind it: e_edge is recorded between the two. The next step's edges wait for the
+// exchange (their stream's order) and for this interior (e_inner).
 static void step_overlapped(const struct problem *p, const struct context *ctx, const struct wave_step *a,
                             int exchange, exchange_fn *xchg)
 {
-    const int nz = (int)p->slab_nz, lo_end = nz < G ? nz : G, hi_start = nz - G > lo_end ? nz - G : lo_end;
-    // TODO(student): the planes the neighbours need (0 .. G-1 and nz-G .. nz-1) on s_edge, then
-    // record e_edge on s_edge; the interior (G .. nz-G-1) on s_inner, then record e_inner on
-    // s_inner; the exchange on s_edge (it runs while the GPU computes the interior); then the next
-    // step's hand-over: s_edge waits for e_inner, s_inner for e_edge (cudaStreamWaitEvent).
+    const int nz = (int)p->slab_nz, e = edge_planes(p);
+    const int lo_end = nz < e ? nz : e, hi_start = nz - e > lo_end ? nz - e : lo_end;
+    // TODO(student): the two edges, which hold the planes the neighbours need (0 .. lo_end-1 and
+    // hi_start .. nz-1), on s_edge, then record e_edge on s_edge; the interior (lo_end ..
+    // hi_start-1) on s_inner, then record e_inner on s_inner; the exchange on s_edge (it runs
+    // while the GPU computes the interior); then the next step's hand-over: s_edge waits for
+    // e_inner, s_inner for e_edge (cudaStreamWaitEvent).
 }
 
 static void step_staged(const struct problem *p, const struct context *ctx, const struct wave_step *a, int exchange)
@@ -249,13 +264,17 @@ static const char *refuse_nccl_any(const struct problem *p)
 
 // u_prev and vsq once, one write, and u as queue4 reads it (wave_queue4.cuh): its tiles' halos and
 // the 2R planes that fill each chunk's queue (the slab's ghost planes among them). The
-// overlapped schedule computes the G planes at each end in chunks of their own, which read u
-// three times. The exchange moves 2 G planes per process per step, counted in the handout, not here.
+// overlapped schedule computes e planes at each end as chunks of their own; where they are
+// shorter than the slab's chunk (thin slabs) they and the interior are one chunk each. The
+// exchange moves 2 G planes per process per step, counted in the handout, not here.
 static void model_slab(const struct problem *p, int overlapped, double *r, double *w)
 {
-    const size_t nz = p->slab_nz;
+    const size_t nz = p->slab_nz, e = edge_planes(p), zc = queue4_chunk(p, nz);
     double u = queue4_reads(p, nz);
-    if (overlapped && nz > 2 * G) u = (2 * G * queue4_reads(p, G) + (nz - 2 * G) * queue4_reads(p, nz - 2 * G)) / nz;
+    if (overlapped && nz > 2 * e) {
+        const size_t inner = nz - 2 * e;
+        u = (2 * e * queue4_reads_zc((double)e) + inner * queue4_reads_zc((double)(inner < zc ? inner : zc))) / nz;
+    }
     if (!queue4_fits(p)) u = 6 * WAVE_R + 1;  // wave_box: every neighbour a load
     *r = u + 2;
     *w = 1;
