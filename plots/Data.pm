@@ -58,11 +58,14 @@ sub size_of {
 }
 
 # The headline row of each variant: its first row of the session, which is the lab's default
-# size (the first line of its bench.args).
+# size (the first line of its bench.args); of a multi-GPU lab, the run at that size on the most
+# processes.
 sub headline_rows {
-    my (%seen, @out);
+    my (%at, @out);
     for my $r (grep { $_->{status} eq 'PASS' } @_) {
-        push @out, $r unless $seen{"$r->{lab} $r->{variant}"}++;
+        my $k = "$r->{lab} $r->{variant}";
+        if (!exists $at{$k}) { $at{$k} = @out; push @out, $r }
+        elsif (size_of($out[ $at{$k} ]) eq size_of($r) && ($r->{ranks} || 1) > ($out[ $at{$k} ]{ranks} || 1)) { $out[ $at{$k} ] = $r }
     }
     return @out;
 }
@@ -327,11 +330,15 @@ sub hiding_rows {
     }
     return @out;
 }
-# Lab 8's best Gpoint-steps/s at a size and step count (its newest rows), or undef.
+# Lab 8's fastest row at a size and step count: among its rows in the baseline file
+# (data/<GPU>-baseline.csv: lab9-bench runs lab 8's queue4 in the same device call as lab 9) of
+# lab 9's commit, else among its newest make bench rows; undef where there is none.
 sub lab8_best {
-    my ($size, $steps, @runs) = @_;
-    my ($best) = sort { $b <=> $a } map { $_->{gpts} }
-                 grep { $_->{lab} eq 'lab8_wave' && $_->{status} eq 'PASS' && size_of($_) eq $size && $_->{steps} == $steps } @runs;
+    my ($size, $steps, $commit, $baseline, @runs) = @_;
+    my $of = sub { grep { $_->{lab} eq $LAB8 && $_->{status} eq 'PASS' && size_of($_) eq $size && $_->{steps} == $steps } @_ };
+    my @rows = grep { $_->{commit} eq $commit } $of->(@$baseline);
+    @rows = $of->(@runs) unless @rows;
+    my ($best) = sort { $b->{gpts} <=> $a->{gpts} } @rows;
     return $best;
 }
 

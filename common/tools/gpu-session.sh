@@ -13,8 +13,9 @@
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
 #   test-LABS    50-gpu and 70-sanitizer of some labs: test-6 for lab 6 (a character class of lab numbers)
 #   lab9         lab 9 with 1 and 2 processes, 50-gpu, 70-sanitizer (on 1 GPU: processes share it)
-#   lab9-bench   lab 8's queue4 at 512^3 and 768^3, then lab 9's make bench rows (a scaling result
-#                needs 2 GPUs: nvidia-h100-x2); BENCH_RUNS=A-B for part of them (bench.pl)
+#   lab9-bench   lab 8's queue4 at 512^3 and 768^3 (to data/<GPU>-baseline.csv: make tables divides
+#                lab 9 by them), then lab 9's make bench rows (a scaling result needs 2 GPUs:
+#                nvidia-h100-x2); BENCH_RUNS=A-B for part of them (bench.pl)
 #   gpu-1-3, gpu-4-6             tests/50-gpu.t for labs 1-3, 4-6
 #   check        make check on the skeletons and the solutions (tests/60-check.t)
 #   check-sol, check-skel        one of those two parts; CHECK_TRACE (OUT/check-trace.txt with OUT
@@ -43,6 +44,7 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 base=data/${gpu// /_}
 log=$base-test.log
 mkdir -p data
+stamp=$(mktemp)  # older than anything this session writes
 cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# lab: lab[$1][a-z]?_" "$f" && out+=("$f"); done; local IFS=,; echo "${out[*]}"; }
 # The labs whose number is in the character class $1, one name a line (lab6_pencils), or a failure.
 # queue4 of labs 5b and 8 at 512^3, the build as it is (its code path is the CSV's code_path).
@@ -83,7 +85,7 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
             ./sol9 --reps 3 && mpirun --oversubscribe -np 2 ./sol9 --reps 3
             TEST_LABS=lab9 perl tests/50-gpu.t && TEST_LABS=lab9 perl tests/70-sanitizer.t ;;
         lab9-bench)  # lab 8's best at lab 9's two sizes first: the speed-up over it from one call
-            for n in 512 768; do ./sol8 --variant queue4_128x16 --size ${n}x${n}x$n --reps 10 --csv "$base.csv"; done
+            for n in 512 768; do ./sol8 --variant queue4_128x16 --size ${n}x${n}x$n --reps 10 --csv "$base-baseline.csv"; done
             perl common/tools/bench.pl lab9_multigpu ;;
         gpu-1-3) TEST_LABS=lab1,lab2,lab3 perl tests/50-gpu.t ;;
         gpu-4-6) TEST_LABS=lab4,lab5,lab6 perl tests/50-gpu.t ;;
@@ -117,7 +119,6 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
         echo "$phase exit status: $? after $((SECONDS - start))s"
     done
 } 2>&1 | tee -a "$log"
-if [ -n "${OUT:-}" ]; then
-    cp "$log" "$base".csv "$OUT"/
-    for f in "$base"-convergence.csv "$base"-timing.csv "$base"-alignment.csv "$base"-paths.csv "$base"-profile.csv "$base"-peers.csv; do if [ -f "$f" ]; then cp "$f" "$OUT"/; fi; done
-fi
+# The files this session wrote (the device tool brings back only a few files a call).
+if [ -n "${OUT:-}" ]; then find data -maxdepth 1 -type f -newer "$stamp" -exec cp {} "$OUT"/ \; ; fi
+rm -f "$stamp"
