@@ -17,9 +17,9 @@ setup_fn setup_kernels;  // the weights, the streams, the host buffers, the NCCL
 
 static const struct variant VARIANTS[] = {
     VARIANT(mpi_staged, "compute the slab, then its boundary planes through the host and MPI", 0),
-    VARIANT(mpi_overlap, "003's scheme: the boundary planes first, their MPI exchange behind the interior", 0),
+    VARIANT(mpi_overlap, "003's scheme: the edges first, their MPI exchange behind the interior", 0),
     VARIANT(nccl, "compute the slab, then ncclSend/ncclRecv GPU to GPU (one rank per GPU)", 0),
-    VARIANT(nccl_overlap, "the boundary planes first, NCCL behind the interior (one rank per GPU)", 0),
+    VARIANT(nccl_overlap, "the edges first, NCCL behind the interior (one rank per GPU)", 0),
     VARIANT_GIVEN(nccl_graph, "nccl_overlap's steps as one CUDA graph, replayed (given)", 0),
 };
 
