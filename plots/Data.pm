@@ -59,13 +59,13 @@ sub size_of {
 
 # The headline row of each variant: its first row of the session, which is the lab's default
 # size (the first line of its bench.args); of a multi-GPU lab, the run at that size on the most
-# processes.
+# GPUs (processes that share a GPU are no scaling result).
 sub headline_rows {
     my (%at, @out);
     for my $r (grep { $_->{status} eq 'PASS' } @_) {
         my $k = "$r->{lab} $r->{variant}";
         if (!exists $at{$k}) { $at{$k} = @out; push @out, $r }
-        elsif (size_of($out[ $at{$k} ]) eq size_of($r) && ($r->{ranks} || 1) > ($out[ $at{$k} ]{ranks} || 1)) { $out[ $at{$k} ] = $r }
+        elsif (size_of($out[ $at{$k} ]) eq size_of($r) && ($r->{gpus} || 1) > ($out[ $at{$k} ]{gpus} || 1)) { $out[ $at{$k} ] = $r }
     }
     return @out;
 }
@@ -336,7 +336,7 @@ sub hiding_rows {
 sub lab8_best {
     my ($size, $steps, $commit, $baseline, @runs) = @_;
     my $of = sub { grep { $_->{lab} eq $LAB8 && $_->{status} eq 'PASS' && size_of($_) eq $size && $_->{steps} == $steps } @_ };
-    my @rows = grep { $_->{commit} eq $commit } $of->(@$baseline);
+    my @rows = defined $commit ? grep { ($_->{commit} // '') eq $commit } $of->(@$baseline) : ();
     @rows = $of->(@runs) unless @rows;
     my ($best) = sort { $b->{gpts} <=> $a->{gpts} } @rows;
     return $best;

@@ -130,9 +130,14 @@ for my $lab (labs()) {
     $ENV{BENCH_RUNS} = '3-';
     ($r, $out) = $bench->();
     is_deeply($out, ['sol1 --size 8 --reps 3 --csv data/Fake_GPU.csv'], 'BENCH_RUNS=3-: the third to the last');
-    $ENV{BENCH_RUNS} = 'two';
+    for my $bad ('two', '0-', '3-2') {
+        $ENV{BENCH_RUNS} = $bad;
+        ($r, $out) = $bench->();
+        ok($r->{status} != 0 && $r->{err} =~ /BENCH_RUNS is A-B/ && !@$out, "BENCH_RUNS=$bad: refused with one line, nothing run");
+    }
+    $ENV{BENCH_RUNS} = '';
     ($r, $out) = $bench->();
-    ok($r->{status} != 0 && $r->{err} =~ /BENCH_RUNS is A-B/, 'BENCH_RUNS not A-B: refused with one line');
+    is(scalar @$out, 3, 'BENCH_RUNS set but empty: every run');
 }
 
 done_testing();

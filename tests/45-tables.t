@@ -27,16 +27,23 @@ for my $doc ('README.md', glob('handouts/*.md'), glob('handouts/debriefs/*.md'),
     use lib 'plots';
     use Data qw(headline_rows lab8_best);
     my $row = sub { my %r = (lab => $_[0], variant => $_[1], nx => $_[2], ny => $_[2], nz => $_[2], steps => 6, status => 'PASS',
-                             ranks => $_[3], gpts => $_[4], commit => $_[5]); return \%r };
+                             ranks => $_[3], gpus => $_[3], gpts => $_[4], commit => $_[5]); return \%r };
+    my $shared = $row->('lab9_multigpu', 'mpi_staged', 512, 2, 60, 'c1');
+    $shared->{gpus} = 1;
     my @h = headline_rows($row->('lab9_multigpu', 'nccl', 512, 1, 170, 'c1'), $row->('lab9_multigpu', 'nccl', 512, 2, 330, 'c1'),
-                          $row->('lab9_multigpu', 'nccl', 768, 2, 320, 'c1'), $row->('lab8_wave', 'naive', 512, 1, 140, 'c0'));
-    is_deeply([map { "$_->{variant} $_->{nx} $_->{ranks}" } @h], ['nccl 512 2', 'naive 512 1'],
-              'headline: a variant\'s default size, on the most processes; a one-GPU lab\'s first row');
+                          $row->('lab9_multigpu', 'nccl', 768, 2, 320, 'c1'), $row->('lab8_wave', 'naive', 512, 1, 140, 'c0'),
+                          $row->('lab9_multigpu', 'mpi_staged', 512, 1, 170, 'c1'), $shared);
+    is_deeply([map { "$_->{variant} $_->{nx} $_->{ranks}" } @h], ['nccl 512 2', 'naive 512 1', 'mpi_staged 512 1'],
+              'headline: a variant\'s default size on the most GPUs (not processes sharing one); a one-GPU lab\'s first row');
     my @bench = ($row->('lab8_wave', 'queue4_128x16', 512, 1, 177, 'c0'), $row->('lab8_wave', 'naive', 512, 1, 140, 'c0'));
     my @base = ($row->('lab8_wave', 'queue4_128x16', 512, 1, 174, 'c1'), $row->('lab8_wave', 'queue4_128x16', 512, 1, 175, 'c2'));
     is(lab8_best('512x512x512', 6, 'c1', \@base, @bench)->{gpts}, 174, 'lab 8\'s best: the baseline row of lab 9\'s commit');
     is(lab8_best('512x512x512', 6, 'c9', \@base, @bench)->{gpts}, 177, 'lab 8\'s best: else its fastest make bench row');
     is(lab8_best('512x512x512', 5, 'c1', \@base, @bench), undef, 'lab 8\'s best: none at another step count');
+    my @warned;
+    local $SIG{__WARN__} = sub { push @warned, @_ };
+    is(lab8_best('512x512x512', 6, undef, \@base, @bench)->{gpts}, 177, 'lab 8\'s best: no commit given: its make bench rows');
+    is(scalar @warned, 0, 'lab 8\'s best: no commit given: no warning');
 }
 
 done_testing();

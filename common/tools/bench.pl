@@ -14,8 +14,10 @@ chomp(my $gpu = `nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null |
 die "make bench: no NVIDIA GPU found (nvidia-smi lists none)\n" unless $gpu;
 (my $base = "data/$gpu") =~ s/ /_/g;
 open STDIN, '<', '/dev/null' or die;  # no run waits for input
-my ($first, $last) = ($ENV{BENCH_RUNS} // '1-') =~ /^(\d+)-(\d*)$/
-    or die "make bench: BENCH_RUNS is A-B (runs A to B, counted from 1), not $ENV{BENCH_RUNS}\n";
+my $runs = length($ENV{BENCH_RUNS} // '') ? $ENV{BENCH_RUNS} : '1-';
+my ($first, $last) = $runs =~ /^(\d+)-(\d*)$/;
+die "make bench: BENCH_RUNS is A-B (runs A to B, counted from 1; B may be left out), not $runs\n"
+    unless $first && ($last eq '' || $last >= $first);
 my $status = 0;
 for my $lab (@ARGV) {
     open my $fh, '<', "solutions/$lab/bench.args" or next;

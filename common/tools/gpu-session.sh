@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # What a maintainer runs on a GPU machine to verify a change (CI has no GPU), in phases that each
 # fit one device call of 10 minutes. Every phase appends to data/<GPU>-test.log, naming the
-# commit; with OUT set (the device tool) the log and the CSV files are copied there. Commit them,
-# then run make tables and make plots where gnuplot is.
+# commit; with OUT set (the device tool) the data files the session wrote are copied there.
+# Commit them, then run make tables and make plots where gnuplot is.
 #   COMMIT=$(git describe --always --dirty) bash common/tools/gpu-session.sh PHASE...   (default: bench test)
 # Pass COMMIT from the checkout you edit: a copied tree (the device tool) may carry a stale .git.
 #   bench        make bench (every lab)           profile   make profile (every lab)
@@ -44,7 +44,7 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 base=data/${gpu// /_}
 log=$base-test.log
 mkdir -p data
-stamp=$(mktemp)  # older than anything this session writes
+stamp=$(mktemp) || exit 1  # older than anything this session writes
 cheats() { local f out=(); for f in tests/cheats/gpu-*.patch; do grep -qE "^# lab: lab[$1][a-z]?_" "$f" && out+=("$f"); done; local IFS=,; echo "${out[*]}"; }
 # The labs whose number is in the character class $1, one name a line (lab6_pencils), or a failure.
 # queue4 of labs 5b and 8 at 512^3, the build as it is (its code path is the CSV's code_path).
