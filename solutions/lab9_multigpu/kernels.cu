@@ -5,10 +5,10 @@
 // sends its first G planes of the new level down and its last G planes up, into the ghost
 // planes of the neighbours' new level. The variants differ only in how and when:
 //   mpi_staged     compute the slab, then copy the boundary planes to the host, MPI, copy back
-//   mpi_overlap    003's scheme: the boundary planes first, on a high-priority stream; their
-//                  exchange while the interior is computed on another stream
+//   mpi_overlap    003's scheme: the edges (the boundary planes in their z chunk) first, on a
+//                  high-priority stream; their exchange while the interior is computed on another
 //   nccl           compute, then ncclSend/ncclRecv straight between the GPUs' arrays
-//   nccl_overlap   the boundary first, NCCL while the interior is computed
+//   nccl_overlap   the edges first, NCCL while the interior is computed
 //   nccl_graph     nccl_overlap's steps captured once as a CUDA graph: a run is one launch
 // Every slab is computed with lab 8's fastest step (queue4, given in common/device/wave_queue4.cuh),
 // so that two GPUs are measured against the best that one does.
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ranks.h"
-#include "wave_queue4.cuh"  // lab 8's fastest step, given: queue4_step, struct wave_step
+#include "wave_queue4.cuh"  // lab 8's fastest step, given: queue4_launch, struct wave_step
 
 // A failed NCCL call: one line naming it, exit status 1 (as CUDA_CHECK for the CUDA runtime).
 #define NCCL_CHECK(call)                                                             \
