@@ -49,11 +49,12 @@ static inline void step_planes(const struct problem *p, const struct wave_step *
 // the neighbours need and the rest of their z chunk. A block computes its whole chunk however
 // few of its planes are wanted, and a chunk of only G planes still reads the 2G planes that fill
 // its queue: edges of G planes cost 8% more block-planes at 512^3 (6 chunks a tile column for 4).
-// Where the slab has fewer than 3 chunks, a third of it each, so that an interior is left to hide
-// the exchange behind.
+// Where the slab has fewer than 3 chunks, a third of it each (rounded up: the interior is then
+// no thicker than an edge, one chunk), so that an interior is left to hide the exchange behind.
 static inline int edge_planes(const struct problem *p)
 {
-    const int nz = (int)p->slab_nz, zc = queue4_chunk(p, p->slab_nz), e = zc < nz / 3 ? zc : nz / 3;
+    const int nz = (int)p->slab_nz, zc = queue4_chunk(p, p->slab_nz), third = (nz + 2) / 3;
+    const int e = zc < third ? zc : third;
     return e > G ? e : G;
 }
 
@@ -284,7 +285,9 @@ static void launch_graph(const struct problem *p, const struct context *ctx)
         CUDA_CHECK(cudaEventRecord(e_inner, s_inner));
         CUDA_CHECK(cudaStreamWaitEvent(s_edge, e_inner, 0));
         CUDA_CHECK(cudaStreamEndCapture(s_edge, &g));
-        CUDA_CHECK(cudaGraphInstantiate(&s_graph, g, 0));
+        // Without this flag every node of the graph runs at the priority of the stream it is
+        // launched on: the edges would lose their lead over the interior.
+        CUDA_CHECK(cudaGraphInstantiateWithFlags(&s_graph, g, cudaGraphInstantiateFlagUseNodePriority));
         CUDA_CHECK(cudaGraphDestroy(g));
         s_graph_key = k;
     }
