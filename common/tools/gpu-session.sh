@@ -13,8 +13,9 @@
 #   lab7, lab8   one lab: its --profile (lab 8: bench and --convergence too), 50-gpu, 70-sanitizer
 #   test-LABS    50-gpu and 70-sanitizer of some labs: test-6 for lab 6 (a character class of lab numbers)
 #   lab9         lab 9 with 1 and 2 processes, 50-gpu, 70-sanitizer (on 1 GPU: processes share it)
-#   lab9-nccl    lab 9's NCCL variants at 512^3 and 768^3 with NCCL_MAX_CTAS unset, 1, 2 and 4 and with
-#                NCCL_CTA_POLICY=1 (efficiency): the log only (2 GPUs)
+#   lab9-nccl    lab 9's NCCL variants at 512^3 and 768^3 (LAB9_NCCL_SIZES) with NCCL_MAX_CTAS unset, 1
+#                and 2, with NCCL_CTA_POLICY=1 (efficiency) and with NCCL_P2P_USE_CUDA_MEMCPY=1 (the
+#                copy engines): the log only (2 GPUs)
 #   lab9-bench   lab 8's queue4 at 512^3 and 768^3 (to data/<GPU>-baseline.csv: make tables divides
 #                lab 9 by them), then lab 9's make bench rows (a scaling result needs 2 GPUs:
 #                nvidia-h100-x2); BENCH_RUNS=A-B for part of them (bench.pl)
@@ -90,8 +91,8 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
             for n in 512 768; do ./sol8 --variant queue4_128x16 --size ${n}x${n}x$n --reps 10 --csv "$base-baseline.csv"; done
             perl common/tools/bench.pl lab9_multigpu ;;
         lab9-nccl)  # how many SMs NCCL's kernel may take, against the overlap (the log only)
-            for env in '' NCCL_MAX_CTAS=1 NCCL_MAX_CTAS=2 NCCL_MAX_CTAS=4 NCCL_CTA_POLICY=1; do
-                for n in 512 768; do
+            for env in '' NCCL_MAX_CTAS=1 NCCL_MAX_CTAS=2 NCCL_CTA_POLICY=1 NCCL_P2P_USE_CUDA_MEMCPY=1; do
+                for n in ${LAB9_NCCL_SIZES:-512 768}; do
                     echo "-- ${env:-NCCL defaults} at ${n}^3"
                     # shellcheck disable=SC2086  # no variable at all where $env is empty
                     env $env mpirun --oversubscribe -np 2 ./sol9 --size ${n}x${n}x$n --reps 5 \
