@@ -87,6 +87,10 @@ int ranks_all(int ok)
 }
 
 void ranks_bcast(void *data, size_t bytes) { MPI_Bcast(data, mpi_count(bytes), MPI_BYTE, 0, MPI_COMM_WORLD); }
+void ranks_allgather(const void *mine, size_t bytes, void *all)
+{
+    MPI_Allgather(mine, mpi_count(bytes), MPI_BYTE, all, mpi_count(bytes), MPI_BYTE, MPI_COMM_WORLD);
+}
 
 void ranks_gather(const float *mine, size_t count, float *all)
 {
@@ -177,6 +181,7 @@ double ranks_max(double v) { return v; }
 uint64_t ranks_sum_u64(uint64_t v) { return v; }
 int ranks_all(int ok) { return ok != 0; }
 void ranks_bcast(void *data, size_t bytes) { (void)data, (void)bytes; }
+void ranks_allgather(const void *mine, size_t bytes, void *all) { memcpy(all, mine, bytes); }
 int ranks_distinct(const void *key, size_t bytes) { (void)key, (void)bytes; return 1; }
 int ranks_cuda_aware(void) { return 0; }
 void ranks_gather(const float *mine, size_t count, float *all) { memcpy(all, mine, count * sizeof *all); }

@@ -23,6 +23,7 @@ double ranks_max(double v);                // the largest v over the ranks, on e
 uint64_t ranks_sum_u64(uint64_t v);      // the sum over the ranks (mod 2^64), on every rank
 int ranks_all(int ok);                     // 1 when ok is true on every rank, on every rank
 void ranks_bcast(void *data, size_t bytes);  // rank 0's bytes to every rank
+void ranks_allgather(const void *mine, size_t bytes, void *all);  // every rank's bytes, in rank order, to every rank
 int ranks_distinct(const void *key, size_t bytes);  // how many different keys the ranks hold
 int ranks_cuda_aware(void);  // 1 when this MPI takes GPU pointers (built and enabled so: asked at run time)
 // Rank 0 receives every rank's `count` floats of `mine` in rank order into `all` (size the sum of
