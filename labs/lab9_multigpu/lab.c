@@ -4,7 +4,7 @@
 // GPUs when there are fewer). Every process owns a z-slab of the grid and holds WAVE_R ghost
 // planes on each side of it: the harness uploads each slab with its ghost planes of the inputs,
 // gathers the slabs of the answer on rank 0 and compares them with the reference of the whole
-// grid. Between steps the kernels file exchanges the ghost planes (MPI through the host, or NCCL).
+// grid. Between steps the kernels file exchanges the ghost planes (MPI through the host, NCCL, or the copy engines).
 #include "definition.h"
 #include "wave.h"
 
@@ -13,6 +13,7 @@ DECLARE_VARIANT(mpi_overlap);
 DECLARE_VARIANT(nccl);
 DECLARE_VARIANT(nccl_overlap);
 DECLARE_VARIANT(nccl_graph);
+DECLARE_VARIANT(copy_overlap);
 setup_fn setup_kernels;  // the weights, the streams, the host buffers, the NCCL communicator
 
 static const struct variant VARIANTS[] = {
@@ -21,6 +22,7 @@ static const struct variant VARIANTS[] = {
     VARIANT(nccl, "compute the slab, then ncclSend/ncclRecv GPU to GPU (one rank per GPU)", 0),
     VARIANT(nccl_overlap, "the edges first, NCCL behind the interior (one rank per GPU)", 0),
     VARIANT_GIVEN(nccl_graph, "nccl_overlap's steps as one CUDA graph, replayed (given)", 0),
+    VARIANT_GIVEN(copy_overlap, "nccl_overlap's schedule, the planes moved by the copy engines (given)", 0),
 };
 
 // A case's `npN` kind: run it under mpirun -np N (tests, make check and make bench do). Sizes

@@ -89,6 +89,9 @@ void model_nccl_overlap(const struct problem *p, double *r, double *w) { model(p
 void launch_nccl_graph(const struct problem *p, const struct context *ctx) { run_steps(p, ctx); }
 const char *refuse_nccl_graph(const struct problem *p) { return refuse_nccl_any(p); }
 void model_nccl_graph(const struct problem *p, double *r, double *w) { model(p, r, w); }
+void launch_copy_overlap(const struct problem *p, const struct context *ctx) { run_steps(p, ctx); }
+const char *refuse_copy_overlap(const struct problem *p) { return refuse_none(p); }
+void model_copy_overlap(const struct problem *p, double *r, double *w) { model(p, r, w); }
 
 void setup_kernels(const struct problem *p)
 {
