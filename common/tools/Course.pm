@@ -35,7 +35,10 @@ sub case_np { my ($c) = @_; my ($n) = map { /^np(\d+)$/ ? $1 : () } keys %{ $c->
 # which Open MPI refuses unless told; no single-copy shared memory, which make check's sandbox
 # forbids), or nothing for one process.
 our %MPI_ENV = (OMPI_ALLOW_RUN_AS_ROOT => 1, OMPI_ALLOW_RUN_AS_ROOT_CONFIRM => 1,
-                OMPI_MCA_btl_vader_single_copy_mechanism => 'none');
+                OMPI_MCA_btl_vader_single_copy_mechanism => 'none',
+                # unbound: Open MPI binds each of 2 processes to one core, and rank 0's CPU
+                # reference (OpenMP) then runs on that core alone
+                OMPI_MCA_hwloc_base_binding_policy => 'none');
 sub mpi_launch {
     my ($np) = @_;
     return () unless $np && $np > 1;

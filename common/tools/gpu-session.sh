@@ -40,6 +40,7 @@
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # never NVLink multicast (it can take a shared host's GPUs out of service)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # lab 9's mpirun in a container
+export OMPI_MCA_hwloc_base_binding_policy=none  # rank 0's CPU reference on every core, not the one Open MPI binds it to
 if [ -n "${OUT:-}" ]; then export CHECK_TRACE=${CHECK_TRACE:-$OUT/check-trace.txt}; fi
 phases=${*:-bench test}
 commit=${COMMIT:-$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)}
