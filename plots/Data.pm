@@ -309,24 +309,29 @@ sub first_runs {
 # the same planes, no exchange. The staged variant's extra time is its whole exchange (nothing
 # overlaps it); the overlapped variant's extra time is what it still exposes. Per step, in
 # microseconds; the last of S steps exchanges nothing, so the exchange is spread over S - 1.
+# An overlapped variant with no staged twin (copy_overlap: the copy engines) gets a row of its own
+# (staged is then the row itself): what it still exposes, with no exchange to compare.
 our %OVERLAPPED = (mpi_staged => 'mpi_overlap', nccl => 'nccl_overlap');
+our %UNPAIRED = (copy_overlap => 1);
 our $LAB9_GHOST = 4;
 sub hiding_rows {
     my ($at, @first) = first_runs(@_);
     my @out;
     for my $s (sort { $a->{nz} <=> $b->{nz} || $a->{variant} cmp $b->{variant} } @first) {
         my ($ranks, $gpus) = ($s->{ranks} // 1, $s->{gpus} // 1);
-        next unless $ranks > 1 && $gpus >= $ranks && $OVERLAPPED{ $s->{variant} } && $s->{steps} > 1;
-        my $o = $at->{ run_key($OVERLAPPED{ $s->{variant} }, size_of($s), $s->{steps}, $ranks, $gpus) } or next;
+        my $alone = $UNPAIRED{ $s->{variant} };
+        next unless $ranks > 1 && $gpus >= $ranks && ($OVERLAPPED{ $s->{variant} } || $alone) && $s->{steps} > 1;
+        my $o = $alone ? $s : $at->{ run_key($OVERLAPPED{ $s->{variant} }, size_of($s), $s->{steps}, $ranks, $gpus) } or next;
         my $slab_nz = int(($s->{nz} + $ranks - 1) / $ranks);
         my $one = "$s->{nx}x$s->{ny}x" . ($slab_nz + $LAB9_GHOST);
         my $cs = $at->{ run_key($s->{variant}, $one, $s->{steps}, 1, 1) } or next;
         my $co = $at->{ run_key($o->{variant}, $one, $s->{steps}, 1, 1) } or next;
         my $us = sub { 1000 * $_[0]{median_ms} };
-        my $exchange = ($us->($s) - $us->($cs)) / ($s->{steps} - 1);
+        my $exchange = $alone ? undef : ($us->($s) - $us->($cs)) / ($s->{steps} - 1);
         my $exposed = ($us->($o) - $us->($co)) / ($s->{steps} - 1);
-        push @out, { staged => $s, overlapped => $o, slab_nz => $slab_nz, compute => $us->($cs) / $s->{steps},
-                     exchange => $exchange, exposed => $exposed, hidden => $exchange > 0 ? 1 - $exposed / $exchange : undef };
+        push @out, { staged => $s, overlapped => $o, alone => $alone, slab_nz => $slab_nz, compute => $us->($cs) / $s->{steps},
+                     exchange => $exchange, exposed => $exposed,
+                     hidden => defined $exchange && $exchange > 0 ? 1 - $exposed / $exchange : undef };
     }
     return @out;
 }

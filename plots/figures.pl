@@ -412,8 +412,9 @@ sub cmd_hiding {
     my @rows = hiding_rows(lab_rows($gpu, 'lab9_multigpu'));
     return unless @rows;
     printf "# gpu %s\n# commit %s\n# pair size slab_nz ranks compute_us exchange_us exposed_us hidden\n", $rows[0]{staged}{gpu}, $rows[0]{staged}{commit};
-    printf "%s %s %d %d %.2f %.2f %.2f %s\n", "$_->{staged}{variant}/$_->{overlapped}{variant}", size_of($_->{staged}), $_->{slab_nz},
-        $_->{staged}{ranks}, $_->{compute}, $_->{exchange}, $_->{exposed}, defined $_->{hidden} ? sprintf('%.3f', $_->{hidden}) : '-' for @rows;
+    printf "%s %s %d %d %.2f %s %.2f %s\n", ($_->{alone} ? '-' : $_->{staged}{variant}) . "/$_->{overlapped}{variant}", size_of($_->{staged}),
+        $_->{slab_nz}, $_->{staged}{ranks}, $_->{compute}, defined $_->{exchange} ? sprintf('%.2f', $_->{exchange}) : '-', $_->{exposed},
+        defined $_->{hidden} ? sprintf('%.3f', $_->{hidden}) : '-' for @rows;
 }
 sub cmd_weak {
     my ($gpu) = @_;

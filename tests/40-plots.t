@@ -175,6 +175,7 @@ CSV
                ['nccl_overlap', 512, 2, 2, 5.12], ['mpi_staged', 512, 2, 2, 9.9],  # a repeated run: the first counts
                ['mpi_staged', 512, 2, 1, 13.0], ['mpi_overlap', 512, 2, 1, 11.0],
                ['nccl_graph', 512, 2, 2, 5.0], ['nccl_overlap', 1024, 2, 2, 10.5], ['nccl_overlap', 512, 1, 1, 10.2],
+               ['copy_overlap', 260, 1, 1, 5.1], ['copy_overlap', 512, 2, 2, 5.14],  # no staged twin
                # thinner slabs, for the slab figure (it needs three thicknesses)
                ['nccl_overlap', 128, 1, 1, 2.6], ['nccl_overlap', 128, 2, 2, 2.0], ['nccl_overlap', 1024, 1, 1, 20.4]) {
         my ($v, $nz, $ranks, $gpus, $ms) = @$r;
@@ -190,12 +191,14 @@ CSV
     is(sprintf('%.3f', $speedup{'mpi_overlap 2/2'}), '1.962', 'scaling: the overlapped variant against its own 1-process row');
     ok(exists $speedup{'mpi_staged 2/1'}, 'scaling: a run whose processes shared a GPU is listed (the table marks it)');
     my @h = rows_of(data_pl('hiding', $two));
-    is(scalar(@h), 2, 'hiding: one row per staged/overlapped pair on one GPU per process (shared GPUs left out)');
+    is(scalar(@h), 3, 'hiding: one row per staged/overlapped pair, and per overlapped variant with no twin, on one GPU per process (shared GPUs left out)');
     my %h = map { ($_->[0] => "@$_[2,4,5,6,7]") } @h;
     # compute 5 ms / 6 steps; the exchange over 5 steps: (6 - 5) ms staged, (5.2 - 5.1) ms still
     # exposed by the overlapped variant against its own baseline: 90% hidden
     is($h{'mpi_staged/mpi_overlap'}, '256 833.33 200.00 20.00 0.900', 'hiding: slab compute, exchange, exposed part, hidden share (MPI)');
     is($h{'nccl/nccl_overlap'}, '256 833.33 100.00 4.00 0.960', 'hiding: the same for NCCL, each variant against its own 1-process slab');
+    # copy_overlap: (5.14 - 5.1) ms over 5 steps still exposed; no exchange of its own to hide
+    is($h{'-/copy_overlap'}, '256 850.00 - 8.00 -', 'hiding: a variant with no staged twin shows only what it exposes');
     my %weak = map { ($_->[0] => "@$_[1,3,4,6]") } rows_of(data_pl('weak', $two));
     # 512x512x1024 on 2 GPUs in 10.5 ms against 512^3 on one in 10.2: 10.2 / 10.5 of perfect
     is($weak{nccl_overlap}, '512x512x512 512x512x1024 2 0.9714', 'weak: N stacked grids on N GPUs against one grid on one');
