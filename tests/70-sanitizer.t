@@ -1,6 +1,7 @@
 #!/usr/bin/env perl
 # On a GPU with compute-sanitizer: memcheck, racecheck and synccheck find nothing in any solution
-# at the lab's sanitize cases (small odd sizes, from its definition).
+# at the lab's sanitize cases (small odd sizes, from its definition); a case of kind npN (lab 9)
+# runs N processes under mpirun, each under the tool.
 use strict;
 use warnings;
 use lib 'tests';
@@ -19,10 +20,13 @@ for my $lab (labs()) {
             # the tool overflows its table of tracked barriers on the order-12 ring kernel).
             local $TODO = "$lab marks synccheck at '$case->{args}' as a known tool failure"
                 if $tool eq 'synccheck' && $case->{kinds}{'synccheck-todo'};
-            my $r = run('compute-sanitizer', '--tool', $tool, '--error-exitcode', '99', $sol,
+            my $np = case_np($case);
+            my $r = run(mpi_launch($np), 'compute-sanitizer', '--tool', $tool, '--error-exitcode', '99', $sol,
                 shell_words($case->{args}), '--reps', '1');
-            is($r->{status}, 0, "$sol $case->{args} under $tool: exit 0") or diag($r->{out});
-            like($r->{out}, qr/(ERROR|RACECHECK) SUMMARY: 0 (errors|hazards)/, "$sol $case->{args} under $tool: 0 errors");
+            my $what = "$sol" . ($np > 1 ? " (np $np)" : '') . " $case->{args} under $tool";
+            is($r->{status}, 0, "$what: exit 0") or diag($r->{out});
+            my $clean = () = $r->{out} =~ /(?:ERROR|RACECHECK) SUMMARY: 0 (?:errors|hazards)/g;
+            is($clean, $np, "$what: 0 errors" . ($np > 1 ? ' in every process' : ''));
         }
     }
 }

@@ -41,6 +41,9 @@ static const struct lab_case CASES[] = {
     // synccheck overflows its table of tracked barriers on lab 8's queue4 (lab 8's definition says
     // more): memcheck and racecheck only
     {"small sanitize synccheck-todo", "--size 40x30x26 --steps 3"},
+    // three processes, the middle one with two neighbours: the exchanges between processes
+    // (copy_overlap's copies into memory mapped from another process) under the sanitizers too
+    {"sanitize synccheck-todo np3", "--size 40x30x26 --steps 3"},
     {"refused np4", "--size 64x64x15"},
     {"too-big", "--size 3000x3000x3000"},
 };
