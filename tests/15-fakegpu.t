@@ -19,20 +19,21 @@ my $bin = 'build/tests/fake9';
 my $dir = tmpdir();
 my @case = ('--size', '40x33x41', '--steps', '6', '--reps', '2', '--model', '1', '--sponge', '4');
 sub rows { my ($out) = @_; return grep { /\|\s*(PASS|FAIL)/ } split /\n/, $out }
+my $variants = scalar variants_of($bin);
 
 local $ENV{FAKE_GPUS} = 4;
 my %err;
 for my $np (1 .. 4) {
     my $r = run(mpi_launch($np), $bin, @case, '--csv', "$dir/np$np.csv");
     is($r->{status}, 0, "$np processes: exit 0") or diag($r->{out} . $r->{err});
-    is(scalar(grep { /\| PASS/ } rows($r->{out})), 5, "$np processes: every variant PASSes (the gathered grid against the CPU reference)");
+    is(scalar(grep { /\| PASS/ } rows($r->{out})), $variants, "$np processes: every variant PASSes (the gathered grid against the CPU reference)");
     my ($err) = map { /\|\s+([\d.e+-]+) \| PASS/ ? $1 : () } rows($r->{out});
     $err{$np} = $err // 'none';
     is(scalar(() = $r->{out} =~ /^lab 9 /mg), 1, "$np processes: one table, printed by rank 0");
     like($r->{out}, qr/$np ranks on $np GPUs/, "$np processes: the header says how many") if $np > 1;
     open my $fh, '<', "$dir/np$np.csv";
     my @lines = $fh ? grep { !/^gpu,/ } <$fh> : ();
-    is(scalar(grep { /,$np,$np,launch,sm_\d+$/ } @lines), 5, "$np processes: one CSV row per variant, with ranks and gpus $np");
+    is(scalar(grep { /,$np,$np,launch,sm_\d+$/ } @lines), $variants, "$np processes: one CSV row per variant, with ranks and gpus $np");
 }
 is(scalar(keys %{ { map { $_ => 1 } values %err } }), 1, "the same error against the reference with 1 to 4 processes ($err{1})");
 
@@ -40,7 +41,7 @@ is(scalar(keys %{ { map { $_ => 1 } values %err } }), 1, "the same error against
     local $ENV{FAKE_BUG} = 'skip';
     my $r = run(mpi_launch(2), $bin, @case);
     is($r->{status}, 1, 'an exchange skipped every other step: exit 1');
-    is(scalar(grep { /\| FAIL: \d+ of \d+ points/ } rows($r->{out})), 5, 'and every variant FAILs, the bad points counted over the whole grid');
+    is(scalar(grep { /\| FAIL: \d+ of \d+ points/ } rows($r->{out})), $variants, 'and every variant FAILs, the bad points counted over the whole grid');
 }
 
 {
