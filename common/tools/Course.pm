@@ -35,15 +35,14 @@ sub case_np { my ($c) = @_; my ($n) = map { /^np(\d+)$/ ? $1 : () } keys %{ $c->
 # which Open MPI refuses unless told; no single-copy shared memory, which make check's sandbox
 # forbids), or nothing for one process.
 our %MPI_ENV = (OMPI_ALLOW_RUN_AS_ROOT => 1, OMPI_ALLOW_RUN_AS_ROOT_CONFIRM => 1,
-                OMPI_MCA_btl_vader_single_copy_mechanism => 'none',
-                # unbound: Open MPI binds each of 2 processes to one core, and rank 0's CPU
-                # reference (OpenMP) then runs on that core alone
-                OMPI_MCA_hwloc_base_binding_policy => 'none');
+                OMPI_MCA_btl_vader_single_copy_mechanism => 'none');
 sub mpi_launch {
     my ($np) = @_;
     return () unless $np && $np > 1;
     @ENV{ keys %MPI_ENV } = values %MPI_ENV;
-    return ('mpirun', '--oversubscribe', '-np', $np);
+    # unbound: Open MPI binds each of 2 processes to one core, and rank 0's CPU reference
+    # (OpenMP) would run on that core alone
+    return ('mpirun', '--oversubscribe', '--bind-to', 'none', '-np', $np);
 }
 sub lab_number { my ($lab) = @_; return $lab =~ /^lab(\d+[a-z]?)_/ ? $1 : die "not a lab: $lab\n" }
 sub lab_bin { my ($lab, $dir) = @_; return ($dir // '.') . '/lab' . lab_number($lab) }

@@ -40,7 +40,7 @@
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0  # never NVLink multicast (it can take a shared host's GPUs out of service)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # lab 9's mpirun in a container
-export OMPI_MCA_hwloc_base_binding_policy=none  # rank 0's CPU reference on every core, not the one Open MPI binds it to
+# (every mpirun here: --bind-to none, so that rank 0's CPU reference runs on every core)
 if [ -n "${OUT:-}" ]; then export CHECK_TRACE=${CHECK_TRACE:-$OUT/check-trace.txt}; fi
 phases=${*:-bench test}
 commit=${COMMIT:-$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)}
@@ -86,7 +86,7 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
                 TEST_LABS=$labs perl tests/50-gpu.t && TEST_LABS=$labs perl tests/70-sanitizer.t ;;
         lab9)
             nvidia-smi -L; mpirun --version | head -n 1
-            ./sol9 --reps 3 && mpirun --oversubscribe -np 2 ./sol9 --reps 3
+            ./sol9 --reps 3 && mpirun --oversubscribe --bind-to none -np 2 ./sol9 --reps 3
             TEST_LABS=lab9 perl tests/50-gpu.t && TEST_LABS=lab9 perl tests/70-sanitizer.t ;;
         lab9-bench)  # lab 8's best at lab 9's two sizes first: the speed-up over it from one call
             for n in 512 768; do ./sol8 --variant queue4_128x16 --size ${n}x${n}x$n --reps 10 --csv "$base-baseline.csv"; done
@@ -96,7 +96,7 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
                 for n in ${LAB9_NCCL_SIZES:-512 768}; do
                     echo "-- ${env:-NCCL defaults} at ${n}^3"
                     # shellcheck disable=SC2086  # no variable at all where $env is empty
-                    env $env mpirun --oversubscribe -np 2 ./sol9 --size ${n}x${n}x$n --reps 5 \
+                    env $env mpirun --oversubscribe --bind-to none -np 2 ./sol9 --size ${n}x${n}x$n --reps 5 \
                         --variant nccl --variant nccl_overlap --variant nccl_graph
                 done
             done ;;
