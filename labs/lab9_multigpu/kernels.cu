@@ -293,7 +293,8 @@ static pointer_attribute_fn *s_pointer_attribute;
         }                                                                                         \
     } while (0)
 
-// The driver's function `name` as of CUDA 12.0, through the runtime (nothing to link).
+// The driver's function `name` (its CUDA 12.0 form where the runtime can ask for one), through
+// the runtime: nothing to link, so the programs also start where no driver is (CI).
 static void *driver_function(const char *name)
 {
     void *fn = NULL;
@@ -320,7 +321,7 @@ struct ipc_peer {
     CUdeviceptr flags;
 };
 static struct ipc_peer s_peer_lo, s_peer_hi;  // the ranks below and above
-static unsigned *s_flags;                     // this process's FLAGS flags (zero at first)
+static unsigned *s_flags;                     // this process's flags, FLAGS of them (zero at first)
 static unsigned s_exchanges, s_runs;          // counters, the same on every rank
 static unsigned long long s_mapped_ids[2];    // the allocations mapped now (the driver's buffer ids)
 
@@ -349,7 +350,8 @@ static void ipc_open(struct ipc_peer *q, const struct ipc_card *c)
 }
 
 // Map the neighbours' arrays where any rank's arrays are not those mapped last (a new problem):
-// the ranks agree (ranks_all), so that all of them trade cards together.
+// the ranks agree (ranks_all, one small MPI collective in every run, which the NCCL variants do
+// not pay), so that all of them trade cards together.
 static void ipc_map(const struct problem *p, const struct context *ctx)
 {
     float *arrays[2] = {ctx->out[0], ctx->scratch[0]};
@@ -379,6 +381,8 @@ static void flag_write(CUdeviceptr flags, int which, unsigned value, cudaStream_
     // the default flags: the write waits for the stream's earlier writes (the planes) to be seen
     CU_CHECK(s_write_value((CUstream)stream, flags + which * sizeof(unsigned), value, CU_STREAM_WRITE_VALUE_DEFAULT));
 }
+// No CU_STREAM_WAIT_VALUE_FLUSH: that is for writes by other devices (a network card's RDMA);
+// the neighbour's copy engine wrote the planes before its fenced flag write, over the same link.
 static void flag_wait(int which, unsigned value, cudaStream_t stream)
 {
     CU_CHECK(s_wait_value((CUstream)stream, (CUdeviceptr)(s_flags + which), value, CU_STREAM_WAIT_VALUE_GEQ));
