@@ -122,7 +122,7 @@ for my $lab (labs()) {
     my $bench = sub { my $r = run('sh', '-c', "cd '$b' && perl '$top/common/tools/bench.pl' lab1_fake"); return ($r, [grep { !/^\+/ } split /\n/, $r->{out}]) };
     my ($r, $out) = $bench->();
     is($r->{status}, 0, 'make bench: exit 0 when every run does');
-    is_deeply($out, ['sol1 --reps 1 --csv data/Fake_GPU.csv', 'mpirun --oversubscribe -np 2 ./sol1 --reps 2 --csv data/Fake_GPU.csv',
+    is_deeply($out, ['sol1 --reps 1 --csv data/Fake_GPU.csv', 'mpirun --oversubscribe --bind-to none -np 2 ./sol1 --reps 2 --csv data/Fake_GPU.csv',
                      'sol1 --size 8 --reps 3 --csv data/Fake_GPU.csv'], 'make bench: every run in order, npN under mpirun, the CSV of this GPU');
     local $ENV{BENCH_RUNS} = '2-3';
     ($r, $out) = $bench->();
