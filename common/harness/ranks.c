@@ -112,10 +112,9 @@ void ranks_gather(const float *mine, size_t count, float *all)
 
 int ranks_distinct(const void *key, size_t bytes)
 {
-    int n = mpi_count(bytes);
     unsigned char *all = malloc((size_t)g_size * bytes);
     if (!all) MPI_Abort(MPI_COMM_WORLD, 2);
-    MPI_Allgather(key, n, MPI_BYTE, all, n, MPI_BYTE, MPI_COMM_WORLD);
+    ranks_allgather(key, bytes, all);
     int distinct = 0;
     for (int r = 0; r < g_size; r++) {
         int seen = 0;
