@@ -240,12 +240,15 @@ FUSED_VARIANT(8)
 
 // ---- 4. tb: temporal blocking, streaming with the steps pipelined in registers ----
 // 2D. One warp streams a strip of W = 128 columns (4 per lane) down the rows. When input row j
-// arrives, the warp computes step 1 of row j-1, step 2 of row j-2, ..., step T of row j-T: each
-// step t needs only the three newest rows of step t-1, which the warp holds in registers (a ring
-// of 3 rows per step; the phase PH, row j's place mod 3 counted from the warp's first row jbeg,
-// picks the slots at compile time, so the ring turns without moves: row j goes to slot PH). The x neighbours across lanes come by warp shuffles: no shared memory, no
+// arrives, the warp computes step 1 of row j-1, step 2 of row j-3, ..., step t of row j-2t+1:
+// each step t needs three rows of step t-1, which the warp holds in registers (a ring of 3 rows
+// per step; the phase PH, row j's place mod 3 counted from the warp's first row jbeg, picks the
+// slots at compile time, so the ring turns without moves: row j goes to slot PH). Step t runs
+// two rows behind step t-1, not one, so that the newest row it reads was computed at the
+// previous input row: the T steps of a row do not wait for one another, and the warp issues
+// them back to back. The x neighbours across lanes come by warp shuffles: no shared memory, no
 // barrier. After T steps a strip is right on its W - 2T middle columns (overlapped tiling in
-// x); along y, a warp's chunk of rows starts and ends T rows early and late. One pass does T
+// x); along y, a warp's run of rows starts T rows early and ends T rows late. One pass does T
 // steps and moves 8 bytes per point: the single-step kernels move 8 bytes per point per step.
 
 constexpr int TB_W = 128, TB_T = 8, TB_WARPS = 4;  // strip width, steps per pass, warps per block
@@ -256,7 +259,7 @@ constexpr int TB_W = 128, TB_T = 8, TB_WARPS = 4;  // strip width, steps per pas
 template <int PH>
 __device__ __forceinline__ void tb2_row(const float *__restrict__ u, float *__restrict__ v, float (&ring)[TB_T][3][4],
                                         float (&ahead)[3][4], const bool (&keep)[4], const bool (&col_in)[4], bool vec,
-                                        bool store_lane, int j, int jend, int y0, int y1, int nx, int ny, int xl,
+                                        bool store_lane, int j, int jload, int y0, int y1, int nx, int ny, int xl,
                                         float D, int steps)
 {
     // Row j came in three rows ago (ahead[PH]); the load of row j + 3 goes out now.
@@ -264,7 +267,7 @@ __device__ __forceinline__ void tb2_row(const float *__restrict__ u, float *__re
     for (int k = 0; k < 4; k++) ring[0][PH][k] = ahead[PH][k];
     {
         const int jr = j + 3;
-        const bool row_ok = jr >= 0 && jr < ny && jr < jend;
+        const bool row_ok = jr >= 0 && jr < ny && jr < jload;
         const float *src = u + (size_t)(row_ok ? jr : 0) * nx + xl;
         if (vec) {
             float4 q = row_ok && col_in[0] ? __ldg((const float4 *)src) : make_float4(0.f, 0.f, 0.f, 0.f);
@@ -275,13 +278,13 @@ __device__ __forceinline__ void tb2_row(const float *__restrict__ u, float *__re
         }
     }
 #pragma unroll
-    for (int t = 1; t <= TB_T; t++) {
+    for (int t = TB_T; t >= 1; t--) {  // the last step first: step t reads ring[t-1] before step t-1 writes it
         int row = j;                                                   // the TODO below sets them
         const float *a = ring[t - 1][0], *b = ring[t - 1][1], *c = ring[t - 1][2];
-        // TODO(student): the pipeline. Step t runs t rows behind the newest input row j: set
-        // `row`, the row step t computes now, and point a, b, c at step t-1's rows row - 1, row
-        // and row + 1 in ring[t - 1] (SLOT(PH, back): the slot of the row `back` rows before j;
-        // row j itself is in SLOT(PH, 0) = PH).
+        // TODO(student): the pipeline. Step t runs 2t - 1 rows behind the newest input row j:
+        // set `row`, the row step t computes now, and point a, b, c at step t-1's rows row - 1,
+        // row and row + 1 in ring[t - 1] (SLOT(PH, back): the slot of the row `back` rows before
+        // j; row j itself is in SLOT(PH, 0) = PH).
         const float left = __shfl_up_sync(FULL_MASK, b[3], 1), right = __shfl_down_sync(FULL_MASK, b[0], 1);
         float next[4];
         if (t > steps || row <= 0 || row >= ny - 1) {  // steps past S, y faces, rows outside the grid
@@ -298,7 +301,7 @@ __device__ __forceinline__ void tb2_row(const float *__restrict__ u, float *__re
         }
         if (t < TB_T) {
             // TODO(student): keep step t's new row for step t + 1: into ring[t], in the slot of
-            // the row it is (`row`, t rows before j), where step t + 1 will look for it.
+            // the row it is (`row`, 2t - 1 rows before j), where step t + 1 will look for it.
         } else if (row >= y0 && row < y1 && store_lane) {
             float *dst = v + (size_t)row * nx + xl;
             if (vec) {
@@ -312,15 +315,13 @@ __device__ __forceinline__ void tb2_row(const float *__restrict__ u, float *__re
     }
 }
 
-__global__ void __launch_bounds__(32 * TB_WARPS) heat_tb2(const float *__restrict__ u, float *__restrict__ v, int nx,
-                                                        int ny, float D, int steps, int chunk, int strips)
+// One warp streams rows y0 .. y1-1 of one strip.
+__device__ __forceinline__ void tb2_strip(const float *__restrict__ u, float *__restrict__ v, int nx, int ny, float D,
+                                          int steps, int strip, int y0, int y1)
 {
     static_assert(TB_T % 4 == 0, "each lane's 4 columns are all valid or all not");
     constexpr int VALID = TB_W - 2 * TB_T;
-    const int lane = threadIdx.x & 31, warp = blockIdx.x * TB_WARPS + (threadIdx.x >> 5);
-    const int strip = warp % strips, y0 = warp / strips * chunk;
-    if (y0 >= ny) return;
-    const int y1 = min(y0 + chunk, ny), xl = strip * VALID - TB_T + 4 * lane;
+    const int lane = threadIdx.x & 31, xl = strip * VALID - TB_T + 4 * lane;
     bool keep[4], col_in[4];
 #pragma unroll
     for (int k = 0; k < 4; k++) {
@@ -335,7 +336,7 @@ __global__ void __launch_bounds__(32 * TB_WARPS) heat_tb2(const float *__restric
         for (int s = 0; s < 3; s++)
 #pragma unroll
             for (int k = 0; k < 4; k++) ring[t][s][k] = 0.f;
-    const int jbeg = y0 - TB_T, jend = y1 + TB_T;
+    const int jbeg = y0 - TB_T, jload = y1 + TB_T, jend = y1 + 2 * TB_T - 1;
 #pragma unroll
     for (int s = 0; s < 3; s++) {
         const int jr = jbeg + s;
@@ -344,9 +345,24 @@ __global__ void __launch_bounds__(32 * TB_WARPS) heat_tb2(const float *__restric
         for (int k = 0; k < 4; k++) ahead[s][k] = row_ok && col_in[k] ? u[(size_t)jr * nx + xl + k] : 0.f;
     }
     for (int j = jbeg; j < jend; j += 3) {
-        tb2_row<0>(u, v, ring, ahead, keep, col_in, vec, store_lane, j, jend, y0, y1, nx, ny, xl, D, steps);
-        if (j + 1 < jend) tb2_row<1>(u, v, ring, ahead, keep, col_in, vec, store_lane, j + 1, jend, y0, y1, nx, ny, xl, D, steps);
-        if (j + 2 < jend) tb2_row<2>(u, v, ring, ahead, keep, col_in, vec, store_lane, j + 2, jend, y0, y1, nx, ny, xl, D, steps);
+        tb2_row<0>(u, v, ring, ahead, keep, col_in, vec, store_lane, j, jload, y0, y1, nx, ny, xl, D, steps);
+        if (j + 1 < jend) tb2_row<1>(u, v, ring, ahead, keep, col_in, vec, store_lane, j + 1, jload, y0, y1, nx, ny, xl, D, steps);
+        if (j + 2 < jend) tb2_row<2>(u, v, ring, ahead, keep, col_in, vec, store_lane, j + 2, jload, y0, y1, nx, ny, xl, D, steps);
+    }
+}
+
+// The work is the sequence of (strip, row) pairs, strip after strip; warp w streams the run of
+// `run` pairs from w * run: every warp gets the same number of rows, whatever the strip count.
+__global__ void __launch_bounds__(32 * TB_WARPS) heat_tb2(const float *__restrict__ u, float *__restrict__ v, int nx,
+                                                        int ny, float D, int steps, int strips, long long run)
+{
+    const long long total = (long long)strips * ny;
+    long long s = (blockIdx.x * (long long)TB_WARPS + (threadIdx.x >> 5)) * run;
+    const long long end = min(s + run, total);
+    while (s < end) {
+        const int strip = (int)(s / ny), y0 = (int)(s % ny), y1 = (int)min((long long)ny, y0 + (end - s));
+        tb2_strip(u, v, nx, ny, D, steps, strip, y0, y1);
+        s += y1 - y0;
     }
 }
 
@@ -355,9 +371,10 @@ __global__ void __launch_bounds__(32 * TB_WARPS) heat_tb2(const float *__restric
 // neighbours come by shuffles, the y neighbours from the thread's own rows except for its first
 // and last row, whose outer neighbours the warps above and below publish in shared memory one
 // plane ahead (double buffered: one barrier per plane). After T steps the tile is right on its
-// (TX-2T) x (TY-2T) middle.
+// (TX-2T) x (TY-2T) middle. Here step t runs t planes behind the input, not 2t - 1 as in 2D:
+// the block waits at a barrier every plane anyway, and the skewed pipeline measured slower.
 
-constexpr int T3 = 3, V3 = 2, PY3 = 2, W3 = 16;  // steps per pass, x points per lane, rows per warp, warps
+constexpr int T3 = 4, V3 = 2, PY3 = 2, W3 = 16;  // steps per pass, x points per lane, rows per warp, warps
 constexpr int TX3 = 32 * V3, TY3 = W3 * PY3, VX3 = TX3 - 2 * T3, VY3 = TY3 - 2 * T3;
 constexpr size_t SMEM3 = (size_t)2 * T3 * W3 * 2 * TX3 * sizeof(float);  // [buffer][step][warp][first/last][x]
 
@@ -441,13 +458,12 @@ __device__ __forceinline__ void tb3_plane(const float *__restrict__ u, float *__
     __syncthreads();  // this plane's shared rows are read at the next plane; the last ones are free
 }
 
-__global__ void __launch_bounds__(32 * W3) heat_tb3(const float *__restrict__ u, float *__restrict__ v, int nx, int ny,
-                                                  int nz, float D, int steps, int zchunk)
+// The block streams planes z0 .. z1-1 of tile (tx, ty).
+__device__ __forceinline__ void tb3_tile(const float *__restrict__ u, float *__restrict__ v, float *xb, int nx, int ny,
+                                         int nz, float D, int steps, int tx, int ty, int z0, int z1)
 {
-    extern __shared__ float xb[];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int x0 = blockIdx.x * VX3 - T3, yt = blockIdx.y * VY3 - T3;
-    const int z0 = blockIdx.z * zchunk, z1 = min(z0 + zchunk, nz);
+    const int x0 = tx * VX3 - T3, yt = ty * VY3 - T3;
     const int xl = x0 + V3 * lane, yw = yt + warp * PY3;
     bool keep[PY3][V3], col_in[V3], row_in[PY3], store[PY3][V3];
 #pragma unroll
@@ -494,13 +510,30 @@ __global__ void __launch_bounds__(32 * W3) heat_tb3(const float *__restrict__ u,
     }
 }
 
-// How the grid is cut: 2D strips x chunks of rows, 3D tiles x chunks of planes; enough chunks
-// to give every SM TB_WAVES times the warps (blocks) it holds at once, so that the warps that
-// finish early find new work.
-constexpr int TB_WAVES = 2;
+// As in 2D: block b streams the run of `run` (tile, plane) pairs from b * run, tile after tile.
+__global__ void __launch_bounds__(32 * W3) heat_tb3(const float *__restrict__ u, float *__restrict__ v, int nx, int ny,
+                                                  int nz, float D, int steps, int tiles_x, int tiles, long long run)
+{
+    extern __shared__ float xb[];
+    const long long total = (long long)tiles * nz;
+    long long s = blockIdx.x * run;
+    const long long end = min(s + run, total);
+    while (s < end) {
+        const int tile = (int)(s / nz), z0 = (int)(s % nz), z1 = (int)min((long long)nz, z0 + (end - s));
+        tb3_tile(u, v, xb, nx, ny, nz, D, steps, tile % tiles_x, tile / tiles_x, z0, z1);
+        s += z1 - z0;
+    }
+}
+
+// How the work is cut: one wave, every resident warp (2D) or block (3D) of every SM streaming
+// an equal run of rows (planes); a run is at least MIN_RUN pipeline lengths long, so that small
+// grids do not pay more for filling pipelines than for their rows.
+constexpr int MIN_RUN = 4;
 
 struct tb_grid {
-    int strips_or_tiles_x, tiles_y, chunks, chunk;
+    int units_x, units;   // strips (2D) or tiles in x and in all (3D)
+    int workers;          // warps (2D) or blocks (3D)
+    long long run;        // rows (planes) each streams
 };
 
 // Blocks of each kernel one SM holds at once, asked once: the occupancy query costs more host
@@ -518,37 +551,32 @@ static int tb_blocks_per_sm(int dims)
 static struct tb_grid tb_plan(const struct problem *p)
 {
     struct tb_grid g;
-    int per_sm = tb_blocks_per_sm(p->dims);
+    long long slots = (long long)tb_blocks_per_sm(p->dims) * p->sm_count, rows;
+    int depth;
     if (p->dims == 2) {
-        g.strips_or_tiles_x = (int)ceil_div(p->n[0], TB_W - 2 * TB_T);
-        g.tiles_y = 1;
-        size_t want = (size_t)TB_WAVES * per_sm * TB_WARPS * p->sm_count;
-        g.chunks = (int)((want + g.strips_or_tiles_x - 1) / g.strips_or_tiles_x);
-        g.chunk = (int)ceil_div(p->n[1], g.chunks > 0 ? g.chunks : 1);
-        g.chunks = (int)ceil_div(p->n[1], g.chunk);
+        g.units_x = g.units = (int)ceil_div(p->n[0], TB_W - 2 * TB_T);
+        slots *= TB_WARPS, rows = p->n[1], depth = TB_T;
     } else {
-        g.strips_or_tiles_x = (int)ceil_div(p->n[0], VX3);
-        g.tiles_y = (int)ceil_div(p->n[1], VY3);
-        size_t tiles = (size_t)g.strips_or_tiles_x * g.tiles_y, want = (size_t)TB_WAVES * per_sm * p->sm_count;
-        g.chunks = (int)((want + tiles - 1) / tiles);
-        g.chunk = (int)ceil_div(p->n[2], g.chunks > 0 ? g.chunks : 1);
-        g.chunks = (int)ceil_div(p->n[2], g.chunk);
+        g.units_x = (int)ceil_div(p->n[0], VX3);
+        g.units = g.units_x * (int)ceil_div(p->n[1], VY3);
+        rows = p->n[2], depth = T3;
     }
+    long long total = g.units * rows, most = (total + MIN_RUN * depth - 1) / (MIN_RUN * depth);
+    long long workers = slots < most ? slots : most;
+    g.run = (total + workers - 1) / workers;
+    g.workers = (int)((total + g.run - 1) / g.run);
     return g;
 }
 
 static void tb_pass(const struct problem *p, const struct context *ctx, const float *src, float *dst, int steps)
 {
     struct tb_grid g = tb_plan(p);
-    if (p->dims == 2) {
-        size_t warps = (size_t)g.strips_or_tiles_x * g.chunks;
-        heat_tb2<<<ceil_div(warps, TB_WARPS), 32 * TB_WARPS, 0, ctx->stream>>>(
-            src, dst, (int)p->n[0], (int)p->n[1], diffusion(p), steps, g.chunk, g.strips_or_tiles_x);
-    } else {
-        dim3 grid(g.strips_or_tiles_x, g.tiles_y, g.chunks);
-        heat_tb3<<<grid, 32 * W3, SMEM3, ctx->stream>>>(src, dst, (int)p->n[0], (int)p->n[1], (int)p->n[2],
-                                                        diffusion(p), steps, g.chunk);
-    }
+    if (p->dims == 2)
+        heat_tb2<<<ceil_div(g.workers, TB_WARPS), 32 * TB_WARPS, 0, ctx->stream>>>(src, dst, (int)p->n[0], (int)p->n[1],
+                                                                                  diffusion(p), steps, g.units, g.run);
+    else
+        heat_tb3<<<g.workers, 32 * W3, SMEM3, ctx->stream>>>(src, dst, (int)p->n[0], (int)p->n[1], (int)p->n[2],
+                                                            diffusion(p), steps, g.units_x, g.units, g.run);
 }
 
 extern "C" void launch_tb(const struct problem *p, const struct context *ctx)
@@ -560,22 +588,22 @@ extern "C" const char *refuse_tb(const struct problem *p)
 {
     if (p->dims == 3) {
         if (SMEM3 > p->smem_optin) return "the shared rows of the 3D kernel do not fit in this GPU's shared memory";
-        if (ceil_div(p->n[1], VY3) > 65535) return "ny is too large for the grid's y dimension";
     }
     return refuse_big(p);
 }
 
-// Per step: a pass reads the strip (tile) with its overlap of T on each side and the chunk with
+// Per step: a pass reads the strip (tile) with its overlap of T on each side and each run with
 // T more rows (planes) at each end, writes each point once, and does T steps.
 extern "C" void model_tb(const struct problem *p, double *r, double *w)
 {
     struct tb_grid g = tb_plan(p);
+    double run = (double)g.run;
     if (p->dims == 2) {
-        double x = (double)TB_W / (TB_W - 2 * TB_T), y = (double)(g.chunk + 2 * TB_T) / g.chunk;
+        double x = (double)TB_W / (TB_W - 2 * TB_T), y = (run + 2 * TB_T) / run;
         *r = x * y / TB_T;
         *w = 1.0 / TB_T;
     } else {
-        double xy = (double)TX3 * TY3 / ((double)VX3 * VY3), z = (double)(g.chunk + 2 * T3) / g.chunk;
+        double xy = (double)TX3 * TY3 / ((double)VX3 * VY3), z = (run + 2 * T3) / run;
         *r = xy * z / T3;
         *w = 1.0 / T3;
     }
