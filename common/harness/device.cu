@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The harness's GPU side: opening the device, the copy-bandwidth roof, the cost of an empty
-// launch, the inputs of a run made on the GPU, and the spin that lines up a timed launch.
+// launch, the inputs of a run made on the GPU, the spin that lines up a timed launch, and the
+// mapping of a neighbour process's arrays with the signals between streams (peer_*, lab.h).
+#include <cuda.h>  // the driver's types: the stream memory operations of peer_signal, peer_wait
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,4 +281,156 @@ extern "C" long launch_smem(launch_fn *launch, const struct problem *p, const st
     CUDA_CHECK(cudaStreamDestroy(c.stream));
     // no kernel in the graph: the launch used another stream (the legacy one, say), unseen
     return kernels > 0 ? smem : -1;
+}
+
+// ---- a neighbour process's arrays, and signals between streams (lab.h: peer_*) ----
+
+typedef CUresult wait_value_fn(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+typedef CUresult write_value_fn(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
+typedef CUresult address_range_fn(CUdeviceptr *, size_t *, CUdeviceptr);
+typedef CUresult pointer_attribute_fn(void *, CUpointer_attribute, CUdeviceptr);
+static wait_value_fn *s_wait_value;
+static write_value_fn *s_write_value;
+static address_range_fn *s_address_range;
+static pointer_attribute_fn *s_pointer_attribute;
+
+static void cu_check(CUresult r, const char *file, int line, const char *call)
+{
+    if (r == CUDA_SUCCESS) return;
+    char why[48];
+    snprintf(why, sizeof why, "CUDA driver error %d", (int)r);
+    lab_call_failed(file, line, call, why);
+}
+#define CU_CHECK(call) cu_check((call), __FILE__, __LINE__, #call)
+
+// The driver's function `name` (its CUDA 12.0 form where the runtime can ask for one), through
+// the runtime: nothing to link, so the programs also start where no driver is (CI).
+static void *driver_function(const char *name)
+{
+    void *fn = NULL;
+    cudaDriverEntryPointQueryResult found;
+#if CUDART_VERSION >= 12050
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found));
+#else
+    CUDA_CHECK(cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &found));
+#endif
+    if (found != cudaDriverEntryPointSuccess || !fn) lab_call_failed(__FILE__, __LINE__, name, "not in this CUDA driver");
+    return fn;
+}
+
+// What a process tells the others (ranks_allgather): its arrays' and flags' allocations, and
+// where in each array's allocation the array starts.
+struct peer_card {
+    cudaIpcMemHandle_t array[PEER_ARRAYS], flags;
+    size_t at[PEER_ARRAYS];  // bytes from the allocation's start
+};
+// A neighbour, in this process's addresses.
+struct peer {
+    void *mapped[PEER_ARRAYS + 1];  // its arrays' allocations, then its flags'
+    float *array[PEER_ARRAYS];
+};
+static struct peer s_below, s_above;
+static unsigned *s_flags;                               // this process's PEER_FLAGS flags
+static unsigned long long s_mapped_ids[PEER_ARRAYS];  // the allocations mapped now (the driver's buffer ids)
+static int s_mapped_n;
+
+static char *allocation_start(const void *p, size_t *at)
+{
+    CUdeviceptr start;
+    size_t bytes;
+    CU_CHECK(s_address_range(&start, &bytes, (CUdeviceptr)p));
+    *at = (size_t)((CUdeviceptr)p - start);
+    return (char *)start;
+}
+
+static void peer_close(struct peer *q)
+{
+    for (int i = 0; i <= PEER_ARRAYS; i++)
+        if (q->mapped[i]) CUDA_CHECK(cudaIpcCloseMemHandle(q->mapped[i]));
+    memset(q, 0, sizeof *q);
+}
+
+static void peer_open(struct peer *q, const struct peer_card *c, int n)
+{
+    for (int i = 0; i < n; i++) {
+        CUDA_CHECK(cudaIpcOpenMemHandle(&q->mapped[i], c->array[i], cudaIpcMemLazyEnablePeerAccess));
+        q->array[i] = (float *)((char *)q->mapped[i] + c->at[i]);
+    }
+    CUDA_CHECK(cudaIpcOpenMemHandle(&q->mapped[PEER_ARRAYS], c->flags, cudaIpcMemLazyEnablePeerAccess));
+}
+
+extern "C" void peer_map(const struct context *ctx, float *const *arrays, int n)
+{
+    if (n < 1 || n > PEER_ARRAYS) lab_call_failed(__FILE__, __LINE__, "peer_map", "between 1 and PEER_ARRAYS arrays");
+    if (!s_flags) {  // first use: the driver's calls, and the flags (zeroed before any neighbour may write one)
+        s_wait_value = (wait_value_fn *)driver_function("cuStreamWaitValue32");
+        s_write_value = (write_value_fn *)driver_function("cuStreamWriteValue32");
+        s_address_range = (address_range_fn *)driver_function("cuMemGetAddressRange");
+        s_pointer_attribute = (pointer_attribute_fn *)driver_function("cuPointerGetAttribute");
+        CUDA_CHECK(cudaMalloc((void **)&s_flags, PEER_FLAGS * sizeof *s_flags));
+        CUDA_CHECK(cudaMemset(s_flags, 0, PEER_FLAGS * sizeof *s_flags));
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    unsigned long long ids[PEER_ARRAYS] = {0};
+    for (int i = 0; i < n; i++) CU_CHECK(s_pointer_attribute(&ids[i], CU_POINTER_ATTRIBUTE_BUFFER_ID, (CUdeviceptr)arrays[i]));
+    if (ranks_all(n == s_mapped_n && !memcmp(ids, s_mapped_ids, sizeof ids))) return;
+    struct peer_card mine, *all = (struct peer_card *)calloc((size_t)ctx->ranks, sizeof mine);
+    if (!all) lab_call_failed(__FILE__, __LINE__, "calloc", "out of host memory");
+    memset(&mine, 0, sizeof mine);
+    for (int i = 0; i < n; i++) CUDA_CHECK(cudaIpcGetMemHandle(&mine.array[i], allocation_start(arrays[i], &mine.at[i])));
+    CUDA_CHECK(cudaIpcGetMemHandle(&mine.flags, s_flags));
+    ranks_allgather(&mine, sizeof mine, all);
+    peer_close(&s_below), peer_close(&s_above);
+    if (ctx->rank > 0) peer_open(&s_below, &all[ctx->rank - 1], n);
+    if (ctx->rank < ctx->ranks - 1) peer_open(&s_above, &all[ctx->rank + 1], n);
+    free(all);
+    memcpy(s_mapped_ids, ids, sizeof ids);
+    s_mapped_n = n;
+}
+
+static const struct peer *peer_on(int side)
+{
+    const struct peer *q = side < 0 ? &s_below : &s_above;
+    if ((side != -1 && side != 1) || !q->mapped[PEER_ARRAYS])
+        lab_call_failed(__FILE__, __LINE__, "peer_*", "no neighbour mapped on that side (peer_map first)");
+    return q;
+}
+
+extern "C" float *peer_array(int side, int i)
+{
+    const struct peer *q = peer_on(side);
+    if (i < 0 || i >= s_mapped_n) lab_call_failed(__FILE__, __LINE__, "peer_array", "no such array mapped");
+    return q->array[i];
+}
+
+// The default flags: the write waits for the stream's earlier writes (the copies) to be seen.
+extern "C" void peer_signal(int side, int flag, unsigned value, cudaStream_t stream)
+{
+    const struct peer *q = peer_on(side);
+    if (flag < 0 || flag >= PEER_FLAGS) lab_call_failed(__FILE__, __LINE__, "peer_signal", "no such flag");
+    CU_CHECK(s_write_value((CUstream)stream, (CUdeviceptr)q->mapped[PEER_ARRAYS] + flag * sizeof(unsigned), value,
+                           CU_STREAM_WRITE_VALUE_DEFAULT));
+}
+
+// No CU_STREAM_WAIT_VALUE_FLUSH: that is for writes by other devices (a network card's RDMA);
+// the neighbour's copy engine wrote its data before its fenced flag write, over the same link.
+extern "C" void peer_wait(int flag, unsigned value, cudaStream_t stream)
+{
+    if (flag < 0 || flag >= PEER_FLAGS || !s_flags) lab_call_failed(__FILE__, __LINE__, "peer_wait", "no such flag (peer_map first)");
+    CU_CHECK(s_wait_value((CUstream)stream, (CUdeviceptr)(s_flags + flag), value, CU_STREAM_WAIT_VALUE_GEQ));
+}
+
+// Processes that share a GPU reach its memory anyway; where each process sees only its own GPU
+// nothing can be asked here, and a failed mapping ends the run with one line instead.
+extern "C" const char *peer_refuse(const struct problem *p)
+{
+    int gpus = 0;
+    if (p->ranks > 1 && cudaGetDeviceCount(&gpus) == cudaSuccess)
+        for (int d = 0; d < gpus && d < p->ranks; d++)
+            for (int e = 0; e < gpus && e < p->ranks; e++) {
+                int can = 1;
+                if (d != e && cudaDeviceCanAccessPeer(&can, d, e) == cudaSuccess && !can)
+                    return "the GPUs cannot reach each other's memory (no peer access), which the copies need";
+            }
+    return NULL;
 }

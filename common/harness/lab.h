@@ -92,6 +92,25 @@ void lab_call_failed(const char *file, int line, const char *call, const char *w
 // or -1 for an order the table does not have.
 int laplacian_coefficients(int order, double *c);
 
+// ---- several processes of one host (lab 9's copy_overlap): a neighbour's arrays, mapped, and
+// signals between the processes' streams ----
+// Each process maps into its own address space the `n` arrays (n <= PEER_ARRAYS) that its
+// neighbours (rank - 1 and rank + 1) pass as theirs (CUDA IPC), and owns PEER_FLAGS flags in its
+// GPU's memory, zero at first. Collective: every rank calls it with arrays of the same roles, at
+// the same point; it maps again only where some rank's arrays are new (one small MPI collective).
+enum { PEER_ARRAYS = 4, PEER_FLAGS = 4 };
+void peer_map(const struct context *ctx, float *const *arrays, int n);
+// The neighbour's arrays[i] (side -1: the rank below, +1: the rank above), in this process's
+// addresses: cudaMemcpyAsync to it moves data by the copy engines, with no kernel.
+float *peer_array(int side, int i);
+// In stream order, without a kernel (the driver's stream memory operations): write `value` into
+// the neighbour's flag once the stream's earlier work is done and its writes can be seen; wait
+// until this process's own flag is at least `value`.
+void peer_signal(int side, int flag, unsigned value, cudaStream_t stream);
+void peer_wait(int flag, unsigned value, cudaStream_t stream);
+// Why the processes' GPUs cannot map each other's memory (no peer access between them), or NULL.
+const char *peer_refuse(const struct problem *p);
+
 static inline unsigned ceil_div(size_t a, unsigned b) { return (unsigned)((a + b - 1) / b); }
 
 // The element of a field that holds point i of the grid counted without padding (x fastest).

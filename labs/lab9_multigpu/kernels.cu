@@ -17,10 +17,7 @@
 // The problem (lab.c): ctx->in[0] = u(-dt), ctx->in[1] = u(0) (its ghost planes filled),
 // ctx->in[2] = vsq; leave u(S dt) in ctx->out[0] (the slab's planes); ctx->scratch[0] is a work
 // array; every field has G ghost planes below (negative offsets) and above (past the slab).
-#include <cuda.h>  // the driver's types, for copy_overlap's stream memory operations
 #include <nccl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ranks.h"
@@ -264,139 +261,25 @@ static const char *refuse_grid(const struct problem *p) { return queue4_refuse(p
 // ---- copy_overlap: nccl_overlap's schedule, the planes moved by the copy engines (given) ----
 // NCCL moves the planes with a kernel of its own, which needs an SM; queue4 fills every SM with
 // one block, so NCCL's kernel starts only where a block of the interior has ended. A GPU's copy
-// engines need no SM. Each process maps into its own address space its neighbours' two level
-// arrays and their flags (CUDA IPC: the processes share a host), copies its boundary planes
+// engines need no SM. Each process maps its neighbours' two level arrays into its own address
+// space (peer_map, lab.h: CUDA IPC, the processes share a host), copies its boundary planes
 // straight into their ghost planes (cudaMemcpyAsync: the copy engines, over NVLink where the GPUs
 // have it), then writes the exchange's number into the neighbour's flag; its stream goes on once
-// its own flags hold that number. The writes and waits are the driver's stream memory operations
-// (cuStreamWriteValue32, cuStreamWaitValue32): they run in stream order and take no SM either.
+// its own flags hold that number (peer_signal, peer_wait: the driver's stream memory operations,
+// which run in stream order and take no SM either).
 
-enum { FROM_BELOW, FROM_ABOVE, READY_BELOW, READY_ABOVE, FLAGS };  // a process's flags, on its GPU
-
-typedef CUresult wait_value_fn(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
-typedef CUresult write_value_fn(CUstream, CUdeviceptr, cuuint32_t, unsigned int);
-typedef CUresult address_range_fn(CUdeviceptr *, size_t *, CUdeviceptr);
-typedef CUresult pointer_attribute_fn(void *, CUpointer_attribute, CUdeviceptr);
-static wait_value_fn *s_wait_value;
-static write_value_fn *s_write_value;
-static address_range_fn *s_address_range;
-static pointer_attribute_fn *s_pointer_attribute;
-
-// A failed CUDA driver call: one line naming it, exit status 1.
-#define CU_CHECK(call)                                                                            \
-    do {                                                                                          \
-        CUresult cu_check_err_ = (call);                                                          \
-        if (cu_check_err_ != CUDA_SUCCESS) {                                                      \
-            char cu_check_why_[48];                                                               \
-            snprintf(cu_check_why_, sizeof cu_check_why_, "CUDA driver error %d", (int)cu_check_err_); \
-            lab_call_failed(__FILE__, __LINE__, #call, cu_check_why_);                            \
-        }                                                                                         \
-    } while (0)
-
-// The driver's function `name` (its CUDA 12.0 form where the runtime can ask for one), through
-// the runtime: nothing to link, so the programs also start where no driver is (CI).
-static void *driver_function(const char *name)
-{
-    void *fn = NULL;
-    cudaDriverEntryPointQueryResult found;
-#if CUDART_VERSION >= 12050
-    CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found));
-#else
-    CUDA_CHECK(cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &found));
-#endif
-    if (found != cudaDriverEntryPointSuccess || !fn) lab_call_failed(__FILE__, __LINE__, name, "not in this CUDA driver");
-    return fn;
-}
-
-// What a process tells the others (ranks_allgather): its arrays' and flags' allocations, and
-// where in each array's allocation its ghost planes lie.
-struct ipc_card {
-    cudaIpcMemHandle_t mem[3];  // ctx->out[0], ctx->scratch[0], the flags
-    size_t ghost_lo[2], ghost_hi[2];  // bytes from the allocation's start
-};
-// A neighbour, in this process's addresses.
-struct ipc_peer {
-    void *mapped[3];
-    char *ghost_lo[2], *ghost_hi[2];
-    CUdeviceptr flags;
-};
-static struct ipc_peer s_peer_lo, s_peer_hi;  // the ranks below and above
-static unsigned *s_flags;                     // this process's flags, FLAGS of them (zero at first)
-static unsigned s_exchanges, s_runs;          // counters, the same on every rank
-static unsigned long long s_mapped_ids[2];    // the allocations mapped now (the driver's buffer ids)
-
-static char *allocation_start(const void *p, size_t *offset)
-{
-    CUdeviceptr start;
-    size_t bytes;
-    CU_CHECK(s_address_range(&start, &bytes, (CUdeviceptr)p));
-    *offset = (size_t)((CUdeviceptr)p - start);
-    return (char *)start;
-}
-
-static void ipc_close(struct ipc_peer *q)
-{
-    for (int i = 0; i < 3; i++)
-        if (q->mapped[i]) CUDA_CHECK(cudaIpcCloseMemHandle(q->mapped[i]));
-    memset(q, 0, sizeof *q);
-}
-
-static void ipc_open(struct ipc_peer *q, const struct ipc_card *c)
-{
-    for (int i = 0; i < 3; i++) CUDA_CHECK(cudaIpcOpenMemHandle(&q->mapped[i], c->mem[i], cudaIpcMemLazyEnablePeerAccess));
-    for (int i = 0; i < 2; i++)
-        q->ghost_lo[i] = (char *)q->mapped[i] + c->ghost_lo[i], q->ghost_hi[i] = (char *)q->mapped[i] + c->ghost_hi[i];
-    q->flags = (CUdeviceptr)q->mapped[2];
-}
-
-// Map the neighbours' arrays where any rank's arrays are not those mapped last (a new problem):
-// the ranks agree (ranks_all, one small MPI collective in every run, which the NCCL variants do
-// not pay), so that all of them trade cards together.
-static void ipc_map(const struct problem *p, const struct context *ctx)
-{
-    float *arrays[2] = {ctx->out[0], ctx->scratch[0]};
-    unsigned long long ids[2];
-    for (int i = 0; i < 2; i++) CU_CHECK(s_pointer_attribute(&ids[i], CU_POINTER_ATTRIBUTE_BUFFER_ID, (CUdeviceptr)arrays[i]));
-    if (ranks_all(!memcmp(ids, s_mapped_ids, sizeof ids))) return;
-    const size_t plane = p->pitch * p->n[1] * sizeof(float);
-    struct ipc_card mine, *all = (struct ipc_card *)malloc((size_t)ctx->ranks * sizeof mine);
-    if (!all) lab_call_failed(__FILE__, __LINE__, "malloc", "out of host memory");
-    memset(&mine, 0, sizeof mine);
-    for (int i = 0; i < 2; i++) {
-        size_t at;
-        CUDA_CHECK(cudaIpcGetMemHandle(&mine.mem[i], allocation_start(arrays[i], &at)));
-        mine.ghost_lo[i] = at - G * plane, mine.ghost_hi[i] = at + p->slab_nz * plane;
-    }
-    CUDA_CHECK(cudaIpcGetMemHandle(&mine.mem[2], s_flags));
-    ranks_allgather(&mine, sizeof mine, all);
-    ipc_close(&s_peer_lo), ipc_close(&s_peer_hi);
-    if (below(ctx)) ipc_open(&s_peer_lo, &all[ctx->rank - 1]);
-    if (above(ctx)) ipc_open(&s_peer_hi, &all[ctx->rank + 1]);
-    free(all);
-    memcpy(s_mapped_ids, ids, sizeof ids);
-}
-
-static void flag_write(CUdeviceptr flags, int which, unsigned value, cudaStream_t stream)
-{
-    // the default flags: the write waits for the stream's earlier writes (the planes) to be seen
-    CU_CHECK(s_write_value((CUstream)stream, flags + which * sizeof(unsigned), value, CU_STREAM_WRITE_VALUE_DEFAULT));
-}
-// No CU_STREAM_WAIT_VALUE_FLUSH: that is for writes by other devices (a network card's RDMA);
-// the neighbour's copy engine wrote the planes before its fenced flag write, over the same link.
-static void flag_wait(int which, unsigned value, cudaStream_t stream)
-{
-    CU_CHECK(s_wait_value((CUstream)stream, (CUdeviceptr)(s_flags + which), value, CU_STREAM_WAIT_VALUE_GEQ));
-}
+enum { FROM_BELOW, FROM_ABOVE, READY_BELOW, READY_ABOVE };  // the flags (PEER_FLAGS of them)
+static unsigned s_exchanges, s_runs;                         // counters, the same on every rank
 
 // Before a run's first exchange: each neighbour is ready for this run (its stream has started
 // it, after the harness's work on its arrays), so no plane lands where it is still read or reset.
-static void ipc_ready(const struct context *ctx, cudaStream_t stream)
+static void copy_ready(const struct context *ctx, cudaStream_t stream)
 {
     s_runs++;
-    if (below(ctx)) flag_write(s_peer_lo.flags, READY_ABOVE, s_runs, stream);
-    if (above(ctx)) flag_write(s_peer_hi.flags, READY_BELOW, s_runs, stream);
-    if (below(ctx)) flag_wait(READY_BELOW, s_runs, stream);
-    if (above(ctx)) flag_wait(READY_ABOVE, s_runs, stream);
+    if (below(ctx)) peer_signal(-1, READY_ABOVE, s_runs, stream);
+    if (above(ctx)) peer_signal(+1, READY_BELOW, s_runs, stream);
+    if (below(ctx)) peer_wait(READY_BELOW, s_runs, stream);
+    if (above(ctx)) peer_wait(READY_ABOVE, s_runs, stream);
 }
 
 // The exchange by the copy engines: the boundary planes into the neighbours' ghost planes, a
@@ -406,19 +289,21 @@ static void ipc_ready(const struct context *ctx, cudaStream_t stream)
 static void exchange_copy(const struct problem *p, const struct context *ctx, const struct wave_step *a,
                           cudaStream_t stream)
 {
-    const size_t bytes = (size_t)G * p->pitch * p->n[1] * sizeof(float);
-    const int i = a->next == ctx->out[0] ? 0 : 1;
+    const size_t plane = p->pitch * p->n[1], bytes = (size_t)G * plane * sizeof(float);
+    const int level = a->next == ctx->out[0] ? 0 : 1;  // which of the arrays peer_map took
     s_exchanges++;
-    if (below(ctx)) {
-        CUDA_CHECK(cudaMemcpyAsync(s_peer_lo.ghost_hi[i], FIRST(a, p), bytes, cudaMemcpyDefault, stream));
-        flag_write(s_peer_lo.flags, FROM_ABOVE, s_exchanges, stream);
+    if (below(ctx)) {  // into the ghost planes above the slab below (its own thickness)
+        float *ghost_hi = peer_array(-1, level) + slab_of(p->n[2], ctx->ranks, ctx->rank - 1).nz * plane;
+        CUDA_CHECK(cudaMemcpyAsync(ghost_hi, FIRST(a, p), bytes, cudaMemcpyDefault, stream));
+        peer_signal(-1, FROM_ABOVE, s_exchanges, stream);
     }
     if (above(ctx)) {
-        CUDA_CHECK(cudaMemcpyAsync(s_peer_hi.ghost_lo[i], LAST(a, p), bytes, cudaMemcpyDefault, stream));
-        flag_write(s_peer_hi.flags, FROM_BELOW, s_exchanges, stream);
+        float *ghost_lo = peer_array(+1, level) - (size_t)G * plane;
+        CUDA_CHECK(cudaMemcpyAsync(ghost_lo, LAST(a, p), bytes, cudaMemcpyDefault, stream));
+        peer_signal(+1, FROM_BELOW, s_exchanges, stream);
     }
-    if (below(ctx)) flag_wait(FROM_BELOW, s_exchanges, stream);
-    if (above(ctx)) flag_wait(FROM_ABOVE, s_exchanges, stream);
+    if (below(ctx)) peer_wait(FROM_BELOW, s_exchanges, stream);
+    if (above(ctx)) peer_wait(FROM_ABOVE, s_exchanges, stream);
 }
 
 static void step_copy_overlap(const struct problem *p, const struct context *ctx, const struct wave_step *a, int exchange)
@@ -429,25 +314,17 @@ static void step_copy_overlap(const struct problem *p, const struct context *ctx
 static void launch_copy(const struct problem *p, const struct context *ctx)
 {
     if (ctx->ranks > 1) {
-        ipc_map(p, ctx);
-        ipc_ready(ctx, s_edge);
+        float *levels[2] = {ctx->out[0], ctx->scratch[0]};
+        peer_map(ctx, levels, 2);
+        copy_ready(ctx, s_edge);
     }
     run_steps(p, ctx, step_copy_overlap);
 }
 
-// The processes' GPUs must reach each other's memory (peer access: NVLink, or PCIe where the
-// platform allows it); processes that share a GPU reach it anyway.
 static const char *refuse_copy_any(const struct problem *p)
 {
-    int gpus = 0;
-    if (p->ranks > 1 && cudaGetDeviceCount(&gpus) == cudaSuccess)
-        for (int d = 0; d < gpus && d < p->ranks; d++)
-            for (int e = 0; e < gpus && e < p->ranks; e++) {
-                int can = 1;
-                if (d != e && cudaDeviceCanAccessPeer(&can, d, e) == cudaSuccess && !can)
-                    return "the GPUs cannot reach each other's memory (no peer access), which the copies need";
-            }
-    return refuse_grid(p);
+    const char *why = peer_refuse(p);
+    return why ? why : refuse_grid(p);
 }
 
 // ---- the variants ----
@@ -511,14 +388,6 @@ extern "C" void setup_kernels(const struct problem *p)
         CUDA_CHECK(cudaEventCreateWithFlags(&e_inner, cudaEventDisableTiming));
     }
     host_buffers((size_t)G * p->pitch * p->n[1]);
-    if (!s_flags && p->ranks > 1) {  // copy_overlap's flags and the driver's calls it makes
-        CUDA_CHECK(cudaMalloc((void **)&s_flags, FLAGS * sizeof *s_flags));
-        CUDA_CHECK(cudaMemset(s_flags, 0, FLAGS * sizeof *s_flags));
-        s_wait_value = (wait_value_fn *)driver_function("cuStreamWaitValue32");
-        s_write_value = (write_value_fn *)driver_function("cuStreamWriteValue32");
-        s_address_range = (address_range_fn *)driver_function("cuMemGetAddressRange");
-        s_pointer_attribute = (pointer_attribute_fn *)driver_function("cuPointerGetAttribute");
-    }
     if (!s_have_nccl && p->ranks > 1 && p->ranks <= p->gpus) {  // one process exchanges nothing
         ncclUniqueId id;
         if (ranks_rank() == 0) NCCL_CHECK(ncclGetUniqueId(&id));
