@@ -359,18 +359,32 @@ static void peer_open(struct peer *q, const struct peer_card *c, int n)
     CUDA_CHECK(cudaIpcOpenMemHandle(&q->mapped[PEER_ARRAYS], c->flags, cudaIpcMemLazyEnablePeerAccess));
 }
 
+extern "C" void peer_setup(void)
+{
+    if (s_flags) return;
+    s_wait_value = (wait_value_fn *)driver_function("cuStreamWaitValue32");
+    s_write_value = (write_value_fn *)driver_function("cuStreamWriteValue32");
+    s_address_range = (address_range_fn *)driver_function("cuMemGetAddressRange");
+    s_pointer_attribute = (pointer_attribute_fn *)driver_function("cuPointerGetAttribute");
+    CUDA_CHECK(cudaMalloc((void **)&s_flags, PEER_FLAGS * sizeof *s_flags));
+    CUDA_CHECK(cudaMemset(s_flags, 0, PEER_FLAGS * sizeof *s_flags));
+    CUDA_CHECK(cudaDeviceSynchronize());  // zero before any neighbour may write one
+}
+
+// Whether a is one of the run's output or work arrays (the only ones a neighbour may be given).
+static int run_array(const struct context *ctx, const float *a)
+{
+    for (int f = 0; f < MAX_FIELDS; f++)
+        if (a && (a == ctx->out[f] || a == ctx->scratch[f])) return 1;
+    return 0;
+}
+
 extern "C" void peer_map(const struct context *ctx, float *const *arrays, int n)
 {
     if (n < 1 || n > PEER_ARRAYS) lab_call_failed(__FILE__, __LINE__, "peer_map", "between 1 and PEER_ARRAYS arrays");
-    if (!s_flags) {  // first use: the driver's calls, and the flags (zeroed before any neighbour may write one)
-        s_wait_value = (wait_value_fn *)driver_function("cuStreamWaitValue32");
-        s_write_value = (write_value_fn *)driver_function("cuStreamWriteValue32");
-        s_address_range = (address_range_fn *)driver_function("cuMemGetAddressRange");
-        s_pointer_attribute = (pointer_attribute_fn *)driver_function("cuPointerGetAttribute");
-        CUDA_CHECK(cudaMalloc((void **)&s_flags, PEER_FLAGS * sizeof *s_flags));
-        CUDA_CHECK(cudaMemset(s_flags, 0, PEER_FLAGS * sizeof *s_flags));
-        CUDA_CHECK(cudaDeviceSynchronize());
-    }
+    for (int i = 0; i < n; i++)
+        if (!run_array(ctx, arrays[i])) lab_call_failed(__FILE__, __LINE__, "peer_map", "only ctx->out[] and ctx->scratch[] arrays");
+    if (!s_flags) lab_call_failed(__FILE__, __LINE__, "peer_map", "peer_setup first (in the kernels' setup)");
     unsigned long long ids[PEER_ARRAYS] = {0};
     for (int i = 0; i < n; i++) CU_CHECK(s_pointer_attribute(&ids[i], CU_POINTER_ATTRIBUTE_BUFFER_ID, (CUdeviceptr)arrays[i]));
     if (ranks_all(n == s_mapped_n && !memcmp(ids, s_mapped_ids, sizeof ids))) return;

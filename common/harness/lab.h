@@ -98,7 +98,10 @@ int laplacian_coefficients(int order, double *c);
 // neighbours (rank - 1 and rank + 1) pass as theirs (CUDA IPC), and owns PEER_FLAGS flags in its
 // GPU's memory, zero at first. Collective: every rank calls it with arrays of the same roles, at
 // the same point; it maps again only where some rank's arrays are new (one small MPI collective).
+// peer_setup, once before any timing (a lab's setup): the driver's calls and the flags; it
+// synchronises the device. peer_map takes only arrays of ctx->out[] and ctx->scratch[].
 enum { PEER_ARRAYS = 4, PEER_FLAGS = 4 };
+void peer_setup(void);
 void peer_map(const struct context *ctx, float *const *arrays, int n);
 // The neighbour's arrays[i] (side -1: the rank below, +1: the rank above), in this process's
 // addresses: cudaMemcpyAsync to it moves data by the copy engines, with no kernel.

@@ -309,6 +309,7 @@ static const char *refuse_grid(const struct problem *p) { return queue4_refuse(p
 // which run in stream order and take no SM either).
 
 enum { FROM_BELOW, FROM_ABOVE, READY_BELOW, READY_ABOVE };  // the flags (PEER_FLAGS of them)
+static_assert(READY_ABOVE < PEER_FLAGS, "the harness holds PEER_FLAGS flags a process");
 static unsigned s_exchanges, s_runs;                         // counters, the same on every rank
 
 // Before a run's first exchange: each neighbour is ready for this run (its stream has started
@@ -428,6 +429,7 @@ extern "C" void setup_kernels(const struct problem *p)
         CUDA_CHECK(cudaEventCreateWithFlags(&e_inner, cudaEventDisableTiming));
     }
     host_buffers((size_t)G * p->pitch * p->n[1]);
+    if (p->ranks > 1) peer_setup();  // copy_overlap's flags and driver calls, before any timing
     if (!s_have_nccl && p->ranks > 1 && p->ranks <= p->gpus) {  // one process exchanges nothing
         ncclUniqueId id;
         if (ranks_rank() == 0) NCCL_CHECK(ncclGetUniqueId(&id));
