@@ -212,13 +212,15 @@ sub paths_table {
 }
 
 # Replace the text between "<!-- KIND:ARG -->" and "<!-- end -->" in each file.
-# A peer (data/<GPU>-peers.csv; the marker's argument is LAB.PEER: lab7_heat_multistep.EBISU)
-# beside the lab's fastest variant at the same problem (its newest make bench row of that
-# size): the peer's newest figure per problem.
+# A peer (data/<GPU>-peers.csv; the marker's argument is LAB.PEER[.GPU]: lab7_heat_multistep.EBISU,
+# or lab7_heat_multistep.EBISU.NVIDIA_H200 for another GPU than the default) beside the lab's
+# fastest variant at the same problem (its newest make bench row of that size, on that GPU): the
+# peer's newest figure per problem.
 sub peers_table {
     my ($arg, @runs) = @_;
-    my ($lab, $peer) = split /\./, $arg, 2;
-    my @peers = grep { !$peer || $_->{peer} eq $peer } read_csv_or_empty(gpu_file('', '-peers'));
+    my ($lab, $peer, $gpu) = split /\./, $arg, 3;
+    @runs = latest(read_csv_or_empty(gpu_file($gpu, ''))) if $gpu;
+    my @peers = grep { !$peer || $_->{peer} eq $peer } read_csv_or_empty(gpu_file($gpu, '-peers'));
     my (%last, @order);
     for my $p (@peers) {
         push @order, "$p->{peer} $p->{problem}" unless $last{"$p->{peer} $p->{problem}"};
