@@ -569,8 +569,9 @@ __global__ void __launch_bounds__(32 * W3) heat_tb3(const float *__restrict__ u,
 }
 
 // How the work is cut: one wave, every resident warp (2D) or block (3D) of every SM streaming
-// an equal run of rows (planes); a run is at least MIN_RUN pipeline lengths long, so that small
-// grids do not pay more for filling pipelines than for their rows.
+// an equal run of rows (planes); small grids get fewer, longer runs (at least MIN_RUN x T rows
+// each, where the grid has that many), so that they do not pay more for filling pipelines than
+// for their rows.
 constexpr int MIN_RUN = 4;
 
 struct tb_grid {
@@ -606,6 +607,7 @@ static struct tb_grid tb_plan(const struct problem *p)
     }
     long long total = g.units * rows, most = (total + MIN_RUN * depth - 1) / (MIN_RUN * depth);
     long long workers = slots < most ? slots : most;
+    if (workers < 1) workers = 1;
     g.run = (total + workers - 1) / workers;
     g.workers = (int)((total + g.run - 1) / g.run);
     return g;
