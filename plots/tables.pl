@@ -214,32 +214,48 @@ sub paths_table {
 # Replace the text between "<!-- KIND:ARG -->" and "<!-- end -->" in each file.
 # A peer (data/<GPU>-peers.csv; the marker's argument is LAB.PEER[.GPU]: lab7_heat_multistep.EBISU,
 # or lab7_heat_multistep.EBISU.NVIDIA_H200 for another GPU than the default) beside the lab's
-# fastest variant at the same problem (its newest make bench row of that size, on that GPU): the
-# peer's newest figure per problem.
+# fastest variant at the same problem, on that GPU. A ratio should come from one session: the
+# newest peer figure whose source names a commit ("run at C") at which the lab has make bench rows
+# of that size, beside those rows; where no session has both, the newest of each, and the ratio
+# says so.
 sub peers_table {
-    my ($arg, @runs) = @_;
+    my ($arg, @latest) = @_;
     my ($lab, $peer, $gpu) = split /\./, $arg, 3;
-    @runs = latest(read_csv_or_empty(gpu_file($gpu, ''))) if $gpu;
+    my @all = grep { $_->{lab} eq $lab && $_->{status} eq 'PASS' } read_csv_or_empty(gpu_file($gpu, ''));
+    @latest = $gpu ? latest(@all) : grep { $_->{lab} eq $lab && $_->{status} eq 'PASS' } @latest;
     my @peers = grep { !$peer || $_->{peer} eq $peer } read_csv_or_empty(gpu_file($gpu, '-peers'));
-    my (%last, @order);
+    my (%figures, @order);
     for my $p (@peers) {
-        push @order, "$p->{peer} $p->{problem}" unless $last{"$p->{peer} $p->{problem}"};
-        $last{"$p->{peer} $p->{problem}"} = $p;
+        my $k = "$p->{peer} $p->{problem}";
+        push @order, $k unless $figures{$k};
+        push @{ $figures{$k} }, $p;
     }
-    my @rows;
+    my $fastest = sub { (sort { $b->{gpts} <=> $a->{gpts} } @_)[0] };
+    my ($rows, $apart) = ([], 0);
     for my $k (@order) {
-        my $p = $last{$k};
-        my ($size) = $p->{problem} =~ /(\d+x\d+(?:x\d+)?)$/ or next;
-        my ($ours) = sort { $b->{gpts} <=> $a->{gpts} }
-                     grep { $_->{lab} eq $lab && $_->{status} eq 'PASS' && size_of($_) eq $size } @runs;
-        push @rows, [ "$p->{peer} $p->{problem}", sprintf('%.1f', $p->{figure}), "$p->{date}, $p->{peer_commit}",
-                      $ours ? ("$ours->{variant} " . sprintf('%.1f', $ours->{gpts}), "$ours->{steps} steps, $ours->{commit}",
-                               sprintf('%.2f', $ours->{gpts} / $p->{figure})) : ('-', 'not benched at this size yet', '-') ];
+        my @mine = reverse @{ $figures{$k} };  # newest first
+        my ($size) = $mine[0]{problem} =~ /(\d+x\d+(?:x\d+)?)$/ or next;
+        my ($p, $ours, $two);
+        for my $q (@mine) {
+            my ($c) = $q->{source} =~ /\bat ([0-9a-f]{7,40})\b/ or next;
+            $ours = $fastest->(grep { size_of($_) eq $size && (index($_->{commit}, $c) == 0 || index($c, $_->{commit}) == 0) } @all)
+                and ($p = $q, last);
+        }
+        unless ($p) {
+            ($p, $ours) = ($mine[0], $fastest->(grep { size_of($_) eq $size } @latest));
+            $two = $ours ? 1 : 0;
+            $apart += $two;
+        }
+        my $ratio = $ours ? sprintf('%.2f', $ours->{gpts} / $p->{figure}) . ($two ? ' (two sessions)' : '') : '-';
+        push @$rows, [ "$p->{peer} $p->{problem}", sprintf('%.1f', $p->{figure}), "$p->{date}, $p->{peer_commit}",
+                       $ours ? ("$ours->{variant} " . sprintf('%.1f', $ours->{gpts}), "$ours->{steps} steps, $ours->{commit}") : ('-', 'not benched at this size yet'),
+                       $ratio ];
     }
-    return "(no peer data: common/tools/peers.sh run on a GPU)\n" unless @rows;
-    return fmt_table([ 'peer and problem', 'peer Gpoint-steps/s', 'measured', 'ours', 'ours measured', 'ours / peer' ], @rows)
-        . "\nFrom data/" . ($peers[0]{gpu} =~ s/ /_/gr) . "-peers.csv and `make bench`; a ratio means most where both ran in one "
-        . "session on one GPU (the dates and commits say when); each at the steps of its own runs.\n";
+    return "(no peer data: common/tools/peers.sh run on a GPU)\n" unless @$rows;
+    return fmt_table([ 'peer and problem', 'peer Gpoint-steps/s', 'measured', 'ours', 'ours measured', 'ours / peer' ], @$rows)
+        . "\nFrom data/" . ($peers[0]{gpu} =~ s/ /_/gr) . "-peers.csv and `make bench`, each at the steps of its own runs; "
+        . ($apart ? "$apart of the ratios compare two sessions (no session ran both at one commit): read them as rough.\n"
+                  : "every ratio from one session at one commit on one GPU.\n");
 }
 
 sub cmd_tables {
