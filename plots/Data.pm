@@ -15,7 +15,7 @@ our @EXPORT = qw(
     gpus_phrase print_head last_per_key default_problem session_rows problem_phrase bar_layout
     lab_title lab_name flops_per_point bytes_per_point table1_rows lab_rows lab7_rows lab7_bound
     default_size_rows stepped_head lab8_rows lab8_bound table2_rows scaling_rows run_key hiding_rows
-    lab8_best weak_rows graph_rows read_csv_or_empty first_runs $DEFAULT_GPU $LAB7 $LAB8
+    lab8_best peer_pairs weak_rows graph_rows read_csv_or_empty first_runs $DEFAULT_GPU $LAB7 $LAB8
     @TABLE2_2009 $TESLA10_GBPS %OVERLAPPED $LAB9_GHOST
 );
 
@@ -45,6 +45,38 @@ sub latest {
     $commit{ $_->{lab} } = $_->{commit} for @rows;
     # in lab order (a lab benched again lands at the end of the file), in file order within a lab
     return sort { $a->{lab} cmp $b->{lab} } grep { $_->{commit} eq $commit{ $_->{lab} } } @rows;
+}
+
+# A peer's figures beside the lab's rows, for one GPU: per problem (in the order of first
+# appearance), the newest peer figure whose source names a commit ("run at C") at which @$all has
+# rows of that size, beside the fastest of them; where no session has both, the newest figure
+# beside the fastest of @$latest at that size, marked as two sessions. Returns [figure, ours or
+# undef, two sessions (0/1)] per problem. @$all and @$latest: the lab's passing rows.
+sub peer_pairs {
+    my ($peers, $all, $latest) = @_;
+    my (%figures, @order);
+    for my $p (@$peers) {
+        my $k = "$p->{peer} $p->{problem}";
+        push @order, $k unless $figures{$k};
+        push @{ $figures{$k} }, $p;
+    }
+    my $fastest = sub { (sort { $b->{gpts} <=> $a->{gpts} } @_)[0] };
+    my @out;
+    for my $k (@order) {
+        my @mine = reverse @{ $figures{$k} };  # newest first
+        my ($size) = $mine[0]{problem} =~ /(\d+x\d+(?:x\d+)?)$/ or next;
+        my ($pair) = grep { $_->[1] } map {
+            my $q = $_;
+            my ($c) = ($q->{source} // '') =~ /\bat ([0-9a-f]{7,40})\b/;
+            [ $q, $c ? $fastest->(grep { size_of($_) eq $size && (index($_->{commit}, $c) == 0 || index($c, $_->{commit}) == 0) } @$all) : undef, 0 ]
+        } @mine;
+        unless ($pair) {
+            my $ours = $fastest->(grep { size_of($_) eq $size } @$latest);
+            $pair = [ $mine[0], $ours, $ours ? 1 : 0 ];
+        }
+        push @out, $pair;
+    }
+    return @out;
 }
 
 sub gpu_file { my ($gpu, $suffix) = @_; return "data/" . ($gpu || $DEFAULT_GPU) . "$suffix.csv" }

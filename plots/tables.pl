@@ -214,45 +214,25 @@ sub paths_table {
 # Replace the text between "<!-- KIND:ARG -->" and "<!-- end -->" in each file.
 # A peer (data/<GPU>-peers.csv; the marker's argument is LAB.PEER[.GPU]: lab7_heat_multistep.EBISU,
 # or lab7_heat_multistep.EBISU.NVIDIA_H200 for another GPU than the default) beside the lab's
-# fastest variant at the same problem, on that GPU. A ratio should come from one session: the
-# newest peer figure whose source names a commit ("run at C") at which the lab has make bench rows
-# of that size, beside those rows; where no session has both, the newest of each, and the ratio
-# says so.
+# fastest variant at the same problem on that GPU, from one session where one has both
+# (Data.pm's peer_pairs).
 sub peers_table {
     my ($arg, @latest) = @_;
     my ($lab, $peer, $gpu) = split /\./, $arg, 3;
     my @all = grep { $_->{lab} eq $lab && $_->{status} eq 'PASS' } read_csv_or_empty(gpu_file($gpu, ''));
     @latest = $gpu ? latest(@all) : grep { $_->{lab} eq $lab && $_->{status} eq 'PASS' } @latest;
     my @peers = grep { !$peer || $_->{peer} eq $peer } read_csv_or_empty(gpu_file($gpu, '-peers'));
-    my (%figures, @order);
-    for my $p (@peers) {
-        my $k = "$p->{peer} $p->{problem}";
-        push @order, $k unless $figures{$k};
-        push @{ $figures{$k} }, $p;
-    }
-    my $fastest = sub { (sort { $b->{gpts} <=> $a->{gpts} } @_)[0] };
-    my ($rows, $apart) = ([], 0);
-    for my $k (@order) {
-        my @mine = reverse @{ $figures{$k} };  # newest first
-        my ($size) = $mine[0]{problem} =~ /(\d+x\d+(?:x\d+)?)$/ or next;
-        my ($p, $ours, $two);
-        for my $q (@mine) {
-            my ($c) = $q->{source} =~ /\bat ([0-9a-f]{7,40})\b/ or next;
-            $ours = $fastest->(grep { size_of($_) eq $size && (index($_->{commit}, $c) == 0 || index($c, $_->{commit}) == 0) } @all)
-                and ($p = $q, last);
-        }
-        unless ($p) {
-            ($p, $ours) = ($mine[0], $fastest->(grep { size_of($_) eq $size } @latest));
-            $two = $ours ? 1 : 0;
-            $apart += $two;
-        }
-        my $ratio = $ours ? sprintf('%.2f', $ours->{gpts} / $p->{figure}) . ($two ? ' (two sessions)' : '') : '-';
-        push @$rows, [ "$p->{peer} $p->{problem}", sprintf('%.1f', $p->{figure}), "$p->{date}, $p->{peer_commit}",
-                       $ours ? ("$ours->{variant} " . sprintf('%.1f', $ours->{gpts}), "$ours->{steps} steps, $ours->{commit}") : ('-', 'not benched at this size yet'),
-                       $ratio ];
-    }
-    return "(no peer data: common/tools/peers.sh run on a GPU)\n" unless @$rows;
-    return fmt_table([ 'peer and problem', 'peer Gpoint-steps/s', 'measured', 'ours', 'ours measured', 'ours / peer' ], @$rows)
+    my @pairs = peer_pairs(\@peers, \@all, \@latest);
+    return "(no peer data: common/tools/peers.sh run on a GPU)\n" unless @pairs;
+    my @rows = map {
+        my ($p, $ours, $two) = @$_;
+        [ "$p->{peer} $p->{problem}", sprintf('%.1f', $p->{figure}), "$p->{date}, $p->{peer_commit}",
+          $ours ? ("$ours->{variant} " . sprintf('%.1f', $ours->{gpts}), "$ours->{steps} steps, $ours->{commit}",
+                   sprintf('%.2f', $ours->{gpts} / $p->{figure}) . ($two ? ' (two sessions)' : ''))
+                : ('-', 'not benched at this size yet', '-') ]
+    } @pairs;
+    my $apart = grep { $_->[2] } @pairs;
+    return fmt_table([ 'peer and problem', 'peer Gpoint-steps/s', 'measured', 'ours', 'ours measured', 'ours / peer' ], @rows)
         . "\nFrom data/" . ($peers[0]{gpu} =~ s/ /_/gr) . "-peers.csv and `make bench`, each at the steps of its own runs; "
         . ($apart ? "$apart of the ratios compare two sessions (no session ran both at one commit): read them as rough.\n"
                   : "every ratio from one session at one commit on one GPU.\n");

@@ -25,7 +25,7 @@ for my $doc ('README.md', glob('handouts/*.md'), glob('handouts/debriefs/*.md'),
 # else by lab 8's newest make bench rows.
 {
     use lib 'plots';
-    use Data qw(headline_rows lab8_best);
+    use Data qw(headline_rows lab8_best peer_pairs);
     my $row = sub { my %r = (lab => $_[0], variant => $_[1], nx => $_[2], ny => $_[2], nz => $_[2], steps => 6, status => 'PASS',
                              ranks => $_[3], gpus => $_[3], gpts => $_[4], commit => $_[5]); return \%r };
     my $shared = $row->('lab9_multigpu', 'mpi_staged', 512, 2, 60, 'c1');
@@ -44,6 +44,14 @@ for my $doc ('README.md', glob('handouts/*.md'), glob('handouts/debriefs/*.md'),
     local $SIG{__WARN__} = sub { push @warned, @_ };
     is(lab8_best('512x512x512', 6, undef, \@base, @bench)->{gpts}, 177, 'lab 8\'s best: no commit given: its make bench rows');
     is(scalar @warned, 0, 'lab 8\'s best: no commit given: no warning');
+    # a peer's ratio: from one session where one has both, else the newest of each, marked
+    my $fig = sub { return { peer => 'P', problem => "p $_[0]", figure => $_[1], source => "peers.sh run at $_[2]" } };
+    my @ours = ($row->('lab7_heat_multistep', 'tb', 64, 1, 100, 'aaaaaaa'), $row->('lab7_heat_multistep', 'tb', 64, 1, 130, 'ccccccc'),
+                $row->('lab7_heat_multistep', 'tb', 32, 1, 90, 'ccccccc'));
+    my @pairs = peer_pairs([ $fig->('64x64x64', 50, 'aaaaaaa'), $fig->('64x64x64', 60, 'bbbbbbb'), $fig->('32x32x32', 40, 'bbbbbbb'),
+                             $fig->('16x16x16', 30, 'ccccccc') ], \@ours, [ grep { $_->{commit} eq 'ccccccc' } @ours ]);
+    is_deeply([ map { join ' ', $_->[0]{figure}, ($_->[1] ? $_->[1]{gpts} : '-'), $_->[2] } @pairs ], [ '50 100 0', '40 90 1', '30 - 0' ],
+              'peer pairs: an older figure of the same session beats a newer one of none; else the newest of each, marked; none at the size: no ratio');
 }
 
 done_testing();
