@@ -7,7 +7,8 @@
 # committed: it lives in peers/ (ignored: add "/peers/" to .git/info/exclude), as a copy of the
 # peer's own repository at the commit named below.
 #   bash common/tools/peers.sh build     build what peers/ holds (a GPU is not needed)
-#   bash common/tools/peers.sh run       run it on this GPU, append the rows (GPU_CSV= overrides)
+#   bash common/tools/peers.sh run [2d|3d]  run it (or its 2D or 3D problems) on this GPU, append
+#                                        the rows (GPU_CSV= overrides)
 # EBISU (ICS'23, deep temporal blocking; the lab 7 target): get it with
 #   git clone https://github.com/neozhang307/EBISU-ICS23 peers/ebisu && git -C peers/ebisu checkout dd3d844
 # Its source refuses __CUDA_ARCH__ 900 and uses an old CUB call: build edits the copy (the CUB
@@ -70,16 +71,18 @@ CUDA_INC=$(dirname "$(dirname "$(command -v nvcc)")")/include
 case ${1:-} in
     build) build_ebisu ;;
     run)
+        only=${2:-}
+        case $only in '' | 2d | 3d) ;; *) echo "peers.sh: run takes 2d or 3d, not '$only'" >&2; exit 2 ;; esac
         gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
         csv=${GPU_CSV:-data/${gpu// /_}-peers.csv}
         [ -f "$csv" ] || echo "peer,peer_commit,problem,figure,unit,date,gpu,source" > "$csv"
         # the problems of lab 7's targets: whole waves of tiles on 132 SMs (EBISU drops to about
         # half where its tile count does not match the SM count)
         rc=0
-        run_ebisu "2d5pt fp32 7854x7854" "$out/e2d5pt" 7854 7854 --fp32 --warmup --iter=900 --bdim=256 || rc=1
-        run_ebisu "2d5pt fp32 15708x15708" "$out/e2d5pt" 15708 15708 --fp32 --warmup --iter=900 --bdim=256 || rc=1
-        run_ebisu "3d7pt fp32 512x512x512" "$out/e3d7pt" 512 512 512 --fp32 --warmup --iter=80 || rc=1
-        run_ebisu "3d7pt fp32 768x352x2560" "$out/e3d7pt" 768 352 2560 --fp32 --warmup --iter=80 || rc=1
+        [ "$only" = 3d ] || run_ebisu "2d5pt fp32 7854x7854" "$out/e2d5pt" 7854 7854 --fp32 --warmup --iter=900 --bdim=256 || rc=1
+        [ "$only" = 3d ] || run_ebisu "2d5pt fp32 15708x15708" "$out/e2d5pt" 15708 15708 --fp32 --warmup --iter=900 --bdim=256 || rc=1
+        [ "$only" = 2d ] || run_ebisu "3d7pt fp32 512x512x512" "$out/e3d7pt" 512 512 512 --fp32 --warmup --iter=80 || rc=1
+        [ "$only" = 2d ] || run_ebisu "3d7pt fp32 768x352x2560" "$out/e3d7pt" 768 352 2560 --fp32 --warmup --iter=80 || rc=1
         exit $rc ;;
-    *) echo "usage: peers.sh build | run" >&2; exit 2 ;;
+    *) echo "usage: peers.sh build | run [2d|3d]" >&2; exit 2 ;;
 esac
