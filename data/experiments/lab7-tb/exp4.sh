@@ -1,5 +1,7 @@
 #!/bin/bash
 # run 4: the live-step mask in 3D (base = 4ca7815, live = skip steps no row of the warp matters at)
+# (as run for run4b.csv; run4a.csv had V="--variant base --variant live --variant live5 --variant live3"
+# and ran peers/build/e3d7pt at both sizes after the timings, as exp3.sh does)
 cd "$(dirname "$0")/.."
 B=${B:-scratch/sol7x}
 V="--variant base --variant live --variant live2 --variant hoist --variant live2t5"
