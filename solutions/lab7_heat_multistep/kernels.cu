@@ -411,7 +411,7 @@ __global__ void __launch_bounds__(32 * TB_WARPS) heat_tb2(const float *__restric
 // (TX-2T) x (TY-2T) middle. Here step t runs t planes behind the input, not 2t - 1 as in 2D:
 // the block waits at a barrier every plane anyway, and the skewed pipeline measured slower.
 
-constexpr int T3 = 4, V3 = 2, PY3 = 2, W3 = 16;  // steps per pass, x points per lane, rows per warp, warps
+constexpr int T3 = 4, V3 = 2, PY3 = 3, W3 = 16;  // steps per pass, x points per lane, rows per warp, warps
 constexpr int TX3 = 32 * V3, TY3 = W3 * PY3, VX3 = TX3 - 2 * T3, VY3 = TY3 - 2 * T3;
 constexpr size_t SMEM3 = (size_t)2 * T3 * W3 * 2 * TX3 * sizeof(float);  // [buffer][step][warp][first/last][x]
 
