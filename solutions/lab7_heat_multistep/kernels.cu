@@ -425,7 +425,7 @@ template <int PH>
 __device__ __forceinline__ void tb3_plane(const float *__restrict__ u, float *__restrict__ v, float *xb,
                                           float (&ring)[T3][3][PY3][V3], float (&ahead)[3][PY3][V3],
                                           const bool (&keep)[PY3][V3], const bool (&col_in)[V3], const bool (&row_in)[PY3],
-                                          const bool (&store)[PY3][V3], int j, int jend, int z0, int z1, int nx, int ny,
+                                          int x0, int yt, int j, int jend, int z0, int z1, int nx, int ny,
                                           int nz, int xl, int yw, float D, int steps)
 {
     const int warp = threadIdx.x >> 5, cur = j & 1, nxt = cur ^ 1;
@@ -492,9 +492,12 @@ __device__ __forceinline__ void tb3_plane(const float *__restrict__ u, float *__
 #pragma unroll
             for (int r = 0; r < PY3; r++) {
                 float *dst = v + (size_t)pz * plane + (size_t)(yw + r) * nx + xl;
+                // The tile's own points, tested here, not kept as 12 flags: those cost registers (spills)
 #pragma unroll
                 for (int k = 0; k < V3; k++)
-                    if (store[r][k]) dst[k] = next[r][k];
+                    if (row_in[r] && col_in[k] && xl + k >= x0 + T3 && xl + k < x0 + TX3 - T3 && yw + r >= yt + T3 &&
+                        yw + r < yt + TY3 - T3)
+                        dst[k] = next[r][k];
             }
         }
     }
@@ -508,7 +511,7 @@ __device__ __forceinline__ void tb3_tile(const float *__restrict__ u, float *__r
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int x0 = tx * VX3 - T3, yt = ty * VY3 - T3;
     const int xl = x0 + V3 * lane, yw = yt + warp * PY3;
-    bool keep[PY3][V3], col_in[V3], row_in[PY3], store[PY3][V3];
+    bool keep[PY3][V3], col_in[V3], row_in[PY3];
 #pragma unroll
     for (int k = 0; k < V3; k++) col_in[k] = xl + k >= 0 && xl + k < nx;
 #pragma unroll
@@ -519,7 +522,6 @@ __device__ __forceinline__ void tb3_tile(const float *__restrict__ u, float *__r
         for (int k = 0; k < V3; k++) {
             const int x = xl + k;
             keep[r][k] = x == 0 || x == nx - 1 || y == 0 || y == ny - 1;
-            store[r][k] = row_in[r] && col_in[k] && x >= x0 + T3 && x < x0 + TX3 - T3 && y >= yt + T3 && y < yt + TY3 - T3;
         }
     }
     float ring[T3][3][PY3][V3], ahead[3][PY3][V3];
@@ -547,9 +549,9 @@ __device__ __forceinline__ void tb3_tile(const float *__restrict__ u, float *__r
     }
     __syncthreads();
     for (int j = jbeg; j < jend; j += 3) {
-        tb3_plane<0>(u, v, xb, ring, ahead, keep, col_in, row_in, store, j, jend, z0, z1, nx, ny, nz, xl, yw, D, steps);
-        if (j + 1 < jend) tb3_plane<1>(u, v, xb, ring, ahead, keep, col_in, row_in, store, j + 1, jend, z0, z1, nx, ny, nz, xl, yw, D, steps);
-        if (j + 2 < jend) tb3_plane<2>(u, v, xb, ring, ahead, keep, col_in, row_in, store, j + 2, jend, z0, z1, nx, ny, nz, xl, yw, D, steps);
+        tb3_plane<0>(u, v, xb, ring, ahead, keep, col_in, row_in, x0, yt, j, jend, z0, z1, nx, ny, nz, xl, yw, D, steps);
+        if (j + 1 < jend) tb3_plane<1>(u, v, xb, ring, ahead, keep, col_in, row_in, x0, yt, j + 1, jend, z0, z1, nx, ny, nz, xl, yw, D, steps);
+        if (j + 2 < jend) tb3_plane<2>(u, v, xb, ring, ahead, keep, col_in, row_in, x0, yt, j + 2, jend, z0, z1, nx, ny, nz, xl, yw, D, steps);
     }
 }
 
