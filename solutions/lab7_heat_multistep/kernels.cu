@@ -492,7 +492,7 @@ __device__ __forceinline__ void tb3_plane(const float *__restrict__ u, float *__
 #pragma unroll
             for (int r = 0; r < PY3; r++) {
                 float *dst = v + (size_t)pz * plane + (size_t)(yw + r) * nx + xl;
-                // The tile's own points, tested here, not kept as 12 flags: those cost registers (spills)
+                // The tile's own points, tested here, not kept as 6 flags: those cost registers (spills)
 #pragma unroll
                 for (int k = 0; k < V3; k++)
                     if (row_in[r] && col_in[k] && xl + k >= x0 + T3 && xl + k < x0 + TX3 - T3 && yw + r >= yt + T3 &&
