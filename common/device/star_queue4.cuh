@@ -45,7 +45,7 @@ template <int R, bool WITH_STAGE = false, int PLANES_AHEAD = 3>
 struct Quad {
     static constexpr int AHEAD = PLANES_AHEAD, RING = AHEAD + 3;  // halo lead, shared planes
     static constexpr int LEAD = AHEAD - 1, STAGE = LEAD + 1;  // STAGED: own quads copied LEAD planes early; buffers
-    static constexpr int BY = R < 4 ? 4 : R == 4 ? 8 : 16, PY = QUAD_H / BY;  // threads in y, rows per thread
+    static constexpr int BY = R <= 4 ? 4 : 16, PY = QUAD_H / BY;  // threads in y, rows per thread
     static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;       // halo quads each side, row in quads
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
@@ -94,7 +94,7 @@ __device__ void copy_box(const float *__restrict__ in, float *__restrict__ out, 
 // strips (STRIPS): the strips' widths, right | below << 4. An instantiation of its own, so that the
 // kernel for grids without strips has none of their code (with it, order 12 lost 1% at 512^3).
 template <int R, bool STAGED = false, bool STRIPS = false, int PLANES_AHEAD = 3>
-__global__ void __launch_bounds__(Quad<R>::NT, R == 4 && !STRIPS ? 2 : 1) star_queue4(const float *__restrict__ in, float *__restrict__ out,
+__global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
                                                           int nx, int ny, int nz, int pitch, int zchunk, int strips)
 {
     using C = Quad<R, STAGED, PLANES_AHEAD>;
