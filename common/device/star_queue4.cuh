@@ -32,7 +32,7 @@
 // 227 KB), AHEAD = 5 round a ring of 8, and the stage below 4 planes early: its one block of 512
 // threads an SM has only its own copies in flight, and two planes more of them were 8% faster on
 // an H100 (at order 8, two blocks an SM, AHEAD = 5 was 3% slower). Where 142 KB fit but not 166
-// (an A100's 163 KB), AHEAD = 4: 4% faster than 3 on an H100.
+// (an A100's 163 KB), AHEAD = 4: 5% faster than 3 on an H100.
 //
 // At order 12 (STAGED) the queue's newest plane skips the registers too. A load into the queue
 // stalls the thread at the end of the same plane, when the queue shifts and moves the register
