@@ -355,7 +355,7 @@ static struct queue4_kernel queue4_of(bool strips)
 template <int R>
 static struct queue4_kernel queue4_pick(const struct problem *p, bool strips)
 {
-    if constexpr (R > 5) {  // the halo as many planes ahead as fit: 166 KB (an H100), 142 KB (an A100), 119 KB
+    if constexpr (R > 5) {  // the halo 5 planes ahead (166 KB: an H100), 4 (142 KB: an A100) or 3 (119 KB)
         if (Quad<R, true, 5>::SMEM <= p->smem_optin) return queue4_of<R, true, 5>(strips);
         if (Quad<R, true, 4>::SMEM <= p->smem_optin) return queue4_of<R, true, 4>(strips);
         if (Quad<R, true>::SMEM <= p->smem_optin) return queue4_of<R, true>(strips);
