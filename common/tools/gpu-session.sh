@@ -29,9 +29,10 @@
 #   any-nx       the float4 kernels of labs 5a, 5b and 8 at every nx: 50-gpu, 70-sanitizer, 512^3 and 513^3
 #                (the times go to data/<GPU>-alignment.csv, beside make bench's file)
 #   path-NN      the kernels' code path for sm_NN (75, 80, 90), built as compute_NN PTX that the
-#                driver compiles: labs 5b and 8 (the labs with paths) 50-gpu and 70-sanitizer, and
-#                their queue4 rows in data/<GPU>-paths.csv; path-native: the rows of this GPU's own
-#                build, which path-NN builds again when it is done.
+#                driver compiles: labs 5b and 8 (the labs with paths) 50-gpu and 70-sanitizer, every
+#                solution on the emulated smaller GPUs that take the path (75-small-gpus.t: T4 for
+#                sm_75, A100 and RTX 4060 for sm_80), and their queue4 rows in data/<GPU>-paths.csv;
+#                path-native: the rows of this GPU's own build, which path-NN builds again at the end.
 #   small        tests/75-small-gpus.t: every solution on emulated smaller GPUs (STENCIL_EMULATE)
 #   peers        the research codes (common/tools/peers.sh: EBISU) built and run, their rows in
 #                data/<GPU>-peers.csv; with bench-7 in the same call, lab 7 beside them (the
@@ -121,6 +122,9 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
             # ARCH in the environment: the planted bugs the tests build take the same path
             ARCH=compute_$cc TEST_CODE_PATH=sm_$cc TEST_LABS=lab5b,lab8 perl tests/50-gpu.t; rc=$?
             ARCH=compute_$cc TEST_LABS=lab5b,lab8 perl tests/70-sanitizer.t || rc=1
+            # the emulated smaller GPUs that take this path (sm_86 and sm_89 run sm_80's code)
+            case $cc in 75) gpus=T4 ;; 80) gpus='A100,RTX 4060' ;; *) gpus= ;; esac
+            if [ -n "$gpus" ]; then TEST_PROFILES=$gpus perl tests/75-small-gpus.t || rc=1; fi
             path_rows
             make -j"$(nproc)" COMMIT="$commit" all 2>&1 | grep -E 'error'  # this GPU's own build again
             (exit $rc) ;;
