@@ -16,8 +16,11 @@
 // thread owns a quad of 4 x points (float4) in PY adjacent rows, so one 16-byte shared load
 // serves 4 points and the rows of a thread share their y neighbours. The output tile is 128x16
 // at every order; what changes with the order is the register queue, 4 * PY * (2R + 2)
-// registers (2R + 1 at order 12 when STAGED, below): up to order 8 a thread takes 4 rows (32x4
-// threads), beyond that one row (32x16 threads).
+// registers (2R + 1 at order 12 when STAGED, below): up to order 6 a thread takes 4 rows (32x4
+// threads), at order 8 two (32x8 threads, two blocks an SM at 128 registers: 16 warps, where 4
+// rows took 229 registers and had 8; 2.5% faster on an H100), beyond that one row (32x16
+// threads). A grid with strips (below) keeps 4 rows at order 8: its kernel, with the strips'
+// code, took 168 registers with 2 rows and one block an SM, and 513^3 ran 13% slower.
 //
 // No __syncthreads in the loop: a barrier holds every warp of the block to the slowest one, once
 // per plane, and then all of them want the shared-memory pipe at once. Instead the planes go
@@ -45,11 +48,11 @@
 
 constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile
 
-template <int R, bool WITH_STAGE = false, int PLANES_AHEAD = 3>
+template <int R, bool WITH_STAGE = false, int PLANES_AHEAD = 3, bool STRIPS = false>
 struct Quad {
     static constexpr int AHEAD = PLANES_AHEAD, RING = AHEAD + 3;  // halo lead, shared planes
     static constexpr int LEAD = AHEAD - 1, STAGE = LEAD + 1;  // STAGED: own quads copied LEAD planes early; buffers
-    static constexpr int BY = R <= 4 ? 4 : 16, PY = QUAD_H / BY;  // threads in y, rows per thread
+    static constexpr int BY = R > 4 ? 16 : R == 4 && !STRIPS ? 8 : 4, PY = QUAD_H / BY;  // threads in y, rows per thread
     static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;       // halo quads each side, row in quads
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
@@ -98,10 +101,10 @@ __device__ void copy_box(const float *__restrict__ in, float *__restrict__ out, 
 // strips (STRIPS): the strips' widths, right | below << 4. An instantiation of its own, so that the
 // kernel for grids without strips has none of their code (with it, order 12 lost 1% at 512^3).
 template <int R, bool STAGED = false, bool STRIPS = false, int PLANES_AHEAD = 3>
-__global__ void __launch_bounds__(Quad<R>::NT) star_queue4(const float *__restrict__ in, float *__restrict__ out,
+__global__ void __launch_bounds__(Quad<R, false, 3, STRIPS>::NT, R == 4 && !STRIPS ? 2 : 1) star_queue4(const float *__restrict__ in, float *__restrict__ out,
                                                           int nx, int ny, int nz, int pitch, int zchunk, int strips)
 {
-    using C = Quad<R, STAGED, PLANES_AHEAD>;
+    using C = Quad<R, STAGED, PLANES_AHEAD, STRIPS>;
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
     constexpr int RING = C::RING, AHEAD = C::AHEAD, LEAD = C::LEAD, STAGE = C::STAGE;
     extern __shared__ float4 ring[];  // RING planes of ROWS x QW quads, then (STAGED) the stage
@@ -344,12 +347,14 @@ typedef void queue4_fn(const float *, float *, int, int, int, int, int, int);
 struct queue4_kernel {
     queue4_fn *fn;
     size_t smem;
+    int by;  // the block is 32 x by threads
 };
 
 template <int R, bool STAGED, int AHEAD = 3>
 static struct queue4_kernel queue4_of(bool strips)
 {
-    return {strips ? star_queue4<R, STAGED, true, AHEAD> : star_queue4<R, STAGED, false, AHEAD>, Quad<R, STAGED, AHEAD>::SMEM};
+    if (strips) return {star_queue4<R, STAGED, true, AHEAD>, Quad<R, STAGED, AHEAD, true>::SMEM, Quad<R, STAGED, AHEAD, true>::BY};
+    return {star_queue4<R, STAGED, false, AHEAD>, Quad<R, STAGED, AHEAD>::SMEM, Quad<R, STAGED, AHEAD>::BY};
 }
 
 template <int R>
@@ -375,7 +380,7 @@ static int queue4_resident_r(const struct problem *p)
     const struct queue4_kernel k = queue4_pick<R>(p, queue4_strips(p, xm, ym) != 0);
     int n = 0;
     CUDA_CHECK(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)k.smem));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k.fn, Quad<R>::NT, k.smem));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k.fn, 32 * k.by, k.smem));
     return n > 0 ? n : 1;
 }
 
@@ -421,7 +426,7 @@ static void launch_queue4_r(const struct problem *p, const struct context *ctx)
     const dim3 grid(ceil_div(xm, QUAD_W) + (past && (strips & 15)), ceil_div(ym, QUAD_H) + (past && (strips >> 4)),
                     ceil_div(p->n[2], zc));
     const struct queue4_kernel k = queue4_pick<R>(p, strips != 0);
-    k.fn<<<grid, dim3(32, Quad<R>::BY), k.smem, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc, strips);
+    k.fn<<<grid, dim3(32, k.by), k.smem, ctx->stream>>>(ctx->in[0], ctx->out[0], nx, ny, nz, pitch, zc, strips);
     size_t tail = (p->n[0] - xm) * p->n[1] + xm * (p->n[1] - ym);  // the points outside x < xm, y < ym
     if (tail && !strips)
         star_tail<R><<<dim3(ceil_div(tail, 256), (unsigned)(nz < 65535 ? nz : 65535)), 256, 0, ctx->stream>>>(
