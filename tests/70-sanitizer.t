@@ -17,7 +17,7 @@ for my $lab (labs()) {
     for my $case (grep { $_->{kinds}{sanitize} } @{ $l->{cases} }) {
         for my $tool (qw(memcheck racecheck synccheck)) {
             # A case may be marked synccheck-todo in its definition, with the reason there (lab 5b:
-            # the tool overflows its table of tracked barriers on the order-12 ring kernel).
+            # the tool overflows its table of tracked barriers on the ring kernel at orders 8 and 12).
             local $TODO = "$lab marks synccheck at '$case->{args}' as a known tool failure"
                 if $tool eq 'synccheck' && $case->{kinds}{'synccheck-todo'};
             my $np = case_np($case);
