@@ -14,10 +14,11 @@
 // The halo quads thread t copies into every plane of the ring, C::HS of them (C: the kernel's
 // Quad, with NT threads, H tile rows, HALO quads, HS = ceil(HALO / NT), XQ and QW): slot[k], the
 // quad's place in a shared plane, or -1 where the quad is outside the grid (no point that uses the
-// stencil reads it); from[k], where it is in plane z0 of `in` (rows pitch apart, planes `plane`).
+// stencil reads it); from[k], where it is in plane z0 of `in` (rows pitch apart, planes `plane`,
+// negative for a kernel that walks down z).
 // Quad h: first the 2R rows of 32 above and below the tile, then XQ left and right of each row.
 template <int R, class C>
-__device__ __forceinline__ void quad_halo(int t, int x0, int yb, int nx, int ny, int pitch, size_t plane, int z0,
+__device__ __forceinline__ void quad_halo(int t, int x0, int yb, int nx, int ny, int pitch, ptrdiff_t plane, int z0,
                                           const float *in, int (&slot)[C::HS], const float *(&from)[C::HS])
 {
     constexpr int XQ = C::XQ, QW = C::QW;
@@ -35,7 +36,7 @@ __device__ __forceinline__ void quad_halo(int t, int x0, int yb, int nx, int ny,
         int gx = x0 + 4 * (col - XQ), gy = yb + row - R;
         bool ok = h < C::HALO && gx >= 0 && gy >= 0 && gx < nx && gy < ny;
         slot[k] = ok ? row * QW + col : -1;
-        from[k] = in + (ok ? (size_t)gy * pitch + gx + (size_t)z0 * plane : 0);
+        from[k] = in + (ok ? (ptrdiff_t)gy * pitch + gx + (ptrdiff_t)z0 * plane : 0);
     }
 }
 
@@ -43,7 +44,7 @@ __device__ __forceinline__ void quad_halo(int t, int x0, int yb, int nx, int ny,
 // the thread's next async_landed), from `offset` elements past where quad_halo found them.
 template <int HS>
 __device__ __forceinline__ void quad_copy_halo(float4 *plane, const int (&slot)[HS], const float *const (&from)[HS],
-                                               size_t offset)
+                                               ptrdiff_t offset)
 {
 #pragma unroll
     for (int k = 0; k < HS; k++)
