@@ -18,7 +18,7 @@
 // at every order; what changes with the order is the register queue, 4 * PY * (2R + 2)
 // registers (2R + 1 at order 12 when STAGED, below): up to order 6 a thread takes 4 rows (32x4
 // threads), at order 8 two (32x8 threads, two blocks an SM at 128 registers: 16 warps, where 4
-// rows took 229 registers and had 8; 2.5% faster on an H100), beyond that one row (32x16
+// rows took 229 registers and had 8; 2.6% faster on an H100), beyond that one row (32x16
 // threads). A grid with strips (below) keeps 4 rows at order 8: its kernel, with the strips'
 // code, took 168 registers with 2 rows and one block an SM, and 513^3 ran 13% slower.
 //
@@ -416,8 +416,8 @@ static int queue4_resident(const struct problem *p, int r)
 // chunk c. Walking up, c + 1 reads the shared planes 1 - tiles/slots before c does; with odd
 // chunks walking down, c and c + 1 both end there (and c + 1 and c + 2 both start there),
 // tiles/slots apart. So a small grid (tiles < 0.4 slots) walks odd chunks down: on an H100,
-// 376^3 +3.9% at order 8 (DRAM reads 4.91 -> 4.33 bytes a point) and +3.2% at order 2, 512^3
-// +0.6% at order 2; from 0.45 to 1 it cost 0.5-1.7% (512^3 at orders 8 and 12).
+// 376^3 +3.9% at order 8 (DRAM reads 4.33 bytes a point, as at 512^3) and +3.2% at order 2,
+// 512^3 +0.6% at order 2; from 0.45 up it cost 0.3-2% (512^3 at orders 8 and 12, 800x800x400).
 static int queue4_chunk(const struct problem *p, int r, bool *odd_down)
 {
     const size_t nz = p->n[2], key[6] = {p->n[0], p->n[1], nz, (size_t)r, (size_t)p->sm_count, p->smem_optin};

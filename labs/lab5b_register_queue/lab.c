@@ -60,9 +60,9 @@ static const struct lab_case CASES[] = {
     {"test", "--order 8 --size 260x20x196"},
     {"small sanitize", "--size 67x45x31"},
     // synccheck overflows its table of tracked barriers on queue4_128x16 at order 12 (512-thread
-    // blocks, 6 mbarriers; --num-cuda-barriers 6, 16 and 64 did not help) and at order 8 without
-    // strips (two 256-thread blocks an SM), and the kernel dies under it; without the tool every
-    // size and order PASSes, memcheck and racecheck are clean.
+    // blocks, a ring of 6 to 8 mbarriers; --num-cuda-barriers 6, 16 and 64 did not help) and at
+    // order 8 without strips (two 256-thread blocks an SM; 16 did not help), and the kernel dies
+    // under it; without the tool every size and order PASSes, memcheck and racecheck are clean.
     {"sanitize synccheck-todo", "--size 68x45x31 --order 8"},
     {"sanitize synccheck-todo", "--size 40x70x30 --order 12"},
     {"too-big", "--size 5000"},
