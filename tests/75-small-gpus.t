@@ -26,7 +26,7 @@ my %only = map { $_ => 1 } split /,/, $ENV{TEST_PROFILES} // '';
 @profiles = grep { $only{ $_->[0] } } @profiles if %only;
 # Lab 5b's default is order 2; orders 8 and 12 are the ones whose kernel (how many planes ahead,
 # which ring) depends on the shared memory a block, so they run too, at a size of partial tiles.
-my %extra = (lab5b_register_queue => [map { ['--order', $_, '--size', '131x67x45'] } 8, 12]);
+my %extra = (lab5b_register_queue => [map { ['--order', $_, '--size', '131x67x60'] } 8, 12]);
 for my $p (@profiles) {
     my ($name, $spec, $kb) = @$p;
     local $ENV{STENCIL_EMULATE} = $spec;
