@@ -400,11 +400,13 @@ sub cmd_slabs {
                scaling_rows(lab_rows($gpu, 'lab9_multigpu'));
     return unless @rows;
     printf "# commit %s ranks %d\n", $rows[0]{many}{commit}, $rows[0]{many}{ranks};
+    my $first = 1;
     for my $v (sort { $a cmp $b } keys %{{ map { ($_->{many}{variant} => 1) } @rows }}) {
+        print "\n\n" unless $first;  # between blocks only: gnuplot's stats counts a trailing pair as an empty block
+        $first = 0;
         print "$v planes speedup\n";
         printf "%d %.4f\n", int(($_->{many}{nz} + $_->{many}{ranks} - 1) / $_->{many}{ranks}), $_->{speedup}
             for sort { $a->{many}{nz} <=> $b->{many}{nz} } grep { $_->{many}{variant} eq $v } @rows;
-        print "\n\n";
     }
 }
 sub cmd_hiding {
