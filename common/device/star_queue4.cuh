@@ -58,7 +58,7 @@ struct Quad {
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
     static constexpr bool STAGED = WITH_STAGE;
     static constexpr int Q = STAGED ? 2 * R + 1 : 2 * R + 2;  // planes z-R .. z+R (and z+R+1, in flight)
-    static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0)) * sizeof(float4);
+    static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0) + 2) * sizeof(float4);
 };
 
 // The ring's split barriers and asynchronous copies are common/device/async.cuh's (mbar_*, async_*).
@@ -108,10 +108,11 @@ __global__ void __launch_bounds__(Quad<R, false, 3, STRIPS>::NT, R == 4 && !STRI
     using C = Quad<R, STAGED, PLANES_AHEAD, STRIPS>;
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
     constexpr int RING = C::RING, AHEAD = C::AHEAD, LEAD = C::LEAD, STAGE = C::STAGE;
-    extern __shared__ float4 ring[];  // RING planes of ROWS x QW quads, then (STAGED) the stage
+    extern __shared__ float4 dyn[];  // RING planes of ROWS x QW quads, then (STAGED) the stage (quad.cuh: ring_base)
+    float4 *const ring = ring_base<XQ>(dyn);
     __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
-    float4 *const stage = ring + RING * PLANE;  // STAGED: own row p of plane z0+R+j in slot j % STAGE
+    float4 *const stage = stage_base<XQ>(ring, RING * PLANE);  // STAGED: own row p of plane z0+R+j in slot j % STAGE
     auto staged = [stage, t](int j, int p) { return stage + ((j % STAGE) * PY + p) * C::NT + t; };
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int zlo = blockIdx.z * zchunk, zhi = min(zlo + zchunk, nz);
