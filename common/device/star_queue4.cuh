@@ -37,14 +37,18 @@
 // an H100 (at order 8, two blocks an SM, AHEAD = 5 was 3% slower). Where 142 KB fit but not 166
 // (an A100's 163 KB), AHEAD = 4: 5% faster than 3 on an H100.
 //
-// At order 12 (STAGED) the queue's newest plane skips the registers too. A load into the queue
-// stalls the thread at the end of the same plane, when the queue shifts and moves the register
-// still waiting for memory. So cp.async copies the thread's own quads LEAD planes before they are
-// needed into a small stage in shared memory, and the thread reads them from there: 7% faster at
-// order 12 on an H200 (where the stage fits: 119 KB of shared memory a block; a GPU that gives a
-// block less, 99 KB say, runs the kernel without it). Not below: at order 10 it measured 4.5%
-// slower, at order 8 no faster, and at orders 2 and 4 the stage's shared memory costs a block per
-// SM (7% slower).
+// At orders 8 and 12 (STAGED) the queue's newest plane skips the registers too. A load into the
+// queue stalls the thread at the end of the same plane, when the queue shifts and moves the
+// register still waiting for memory. So cp.async copies the thread's own quads LEAD planes before
+// they are needed into a small stage in shared memory, and the thread reads them from there: 7%
+// faster at order 12 on an H200 (where the stage fits: 119 KB of shared memory a block; a GPU that
+// gives a block less, 99 KB say, runs the kernel without it). At order 8 the stage pays only with
+// the ring placed by quad.cuh's ring_base (before it, the stage's copies crossed their 32-byte
+// sectors, L2 sent them twice, and the kernel was 8-12% slower): with the halo 2 planes ahead
+// round a ring of 5 and the stage 1 plane early, 82 KB, two blocks an SM, it is 1.0-3.9% faster on
+// an H100 than the ring of 6 without it (512^3 +1.5%, 376^3 +3.2%; the same ring of 5 without the
+// stage is 1% slower). Not at order 10 (4.5% slower, measured before ring_base) nor at orders 2
+// and 4, where the stage's shared memory costs a block per SM (7% slower).
 
 constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile
 
@@ -376,6 +380,8 @@ static struct queue4_kernel queue4_pick(const struct problem *p, bool strips)
         if (Quad<R, true, 4>::SMEM <= p->smem_optin) return queue4_of<R, true, 4>(strips);
         if (Quad<R, true>::SMEM <= p->smem_optin) return queue4_of<R, true>(strips);
     }
+    if constexpr (R == 4)  // order 8: the stage, the halo 2 planes ahead round a ring of 5 (82 KB)
+        if (Quad<R, true, 2>::SMEM <= p->smem_optin) return queue4_of<R, true, 2>(strips);
     if (Quad<R>::SMEM <= p->smem_optin) return queue4_of<R, false>(strips);
     // a GPU with less shared memory a block: the halo one plane ahead, a ring of 4
     return queue4_of<R, false, 1>(strips);
@@ -526,6 +532,7 @@ static inline void queue4_setup(const struct problem *p)
     allow_smem<6, true>(p);  // the stage: order 12 only
     allow_smem<6, true, 4>(p);
     allow_smem<6, true, 5>(p);
+    allow_smem<4, true, 2>(p);  // and at order 8, the halo 2 ahead
     allow_smem<1, false, 1>(p);  // a ring of 4, for GPUs with less shared memory a block
     allow_smem<2, false, 1>(p);
     allow_smem<3, false, 1>(p);
