@@ -11,6 +11,27 @@
 
 #include "async.cuh"
 
+// Where the ring starts in the block's dynamic shared memory `dyn`: 0 or 1 quad in, so that the
+// tile's quads (XQ quads into each row) sit 32-byte aligned, as their global copies do (rows and
+// planes are whole 32-byte sectors apart, QW being even). A cp.async whose 16 bytes take another
+// place in a 32-byte sector of shared memory than in global memory makes L1 ask L2 for each sector
+// twice (ldgsts.cu in lab 5's experiments: 2x the L2 reads). Where dyn itself starts depends on
+// the kernel's static shared memory (its barriers), so the pad is found at run time. The kernels'
+// SMEM counts 2 quads more: this pad and the stage's (stage_base).
+template <int XQ>
+__device__ __forceinline__ float4 *ring_base(float4 *dyn)
+{
+    return dyn + ((((unsigned)__cvta_generic_to_shared(dyn) >> 4) + XQ) & 1);
+}
+
+// After the ring of `quads` quads (a multiple of 2) that ring_base placed: the first 32-byte
+// aligned quad, for copies of the tile's own quads.
+template <int XQ>
+__device__ __forceinline__ float4 *stage_base(float4 *ring, int quads)
+{
+    return ring + quads + (XQ & 1);
+}
+
 // The halo quads thread t copies into every plane of the ring, C::HS of them (C: the kernel's
 // Quad, with NT threads, H tile rows, HALO quads, HS = ceil(HALO / NT), XQ and QW): slot[k], the
 // quad's place in a shared plane, or -1 where the quad is outside the grid (no point that uses the

@@ -16,7 +16,7 @@
 // thread owns a quad of 4 x points (float4) in PY adjacent rows, so one 16-byte shared load
 // serves 4 points and the rows of a thread share their y neighbours. The output tile is 128x16
 // at every order; what changes with the order is the register queue, 4 * PY * (2R + 2)
-// registers (2R + 1 at order 12 when STAGED, below): up to order 6 a thread takes 4 rows (32x4
+// registers (2R + 1 where STAGED, below): up to order 6 a thread takes 4 rows (32x4
 // threads), at order 8 two (32x8 threads, two blocks an SM at 128 registers: 16 warps, where 4
 // rows took 229 registers and had 8; 2.6% faster on an H100), beyond that one row (32x16
 // threads). A grid with strips (below) keeps 4 rows at order 8: its kernel, with the strips'
@@ -37,14 +37,19 @@
 // an H100 (at order 8, two blocks an SM, AHEAD = 5 was 3% slower). Where 142 KB fit but not 166
 // (an A100's 163 KB), AHEAD = 4: 5% faster than 3 on an H100.
 //
-// At order 12 (STAGED) the queue's newest plane skips the registers too. A load into the queue
-// stalls the thread at the end of the same plane, when the queue shifts and moves the register
-// still waiting for memory. So cp.async copies the thread's own quads LEAD planes before they are
-// needed into a small stage in shared memory, and the thread reads them from there: 7% faster at
-// order 12 on an H200 (where the stage fits: 119 KB of shared memory a block; a GPU that gives a
-// block less, 99 KB say, runs the kernel without it). Not below: at order 10 it measured 4.5%
-// slower, at order 8 no faster, and at orders 2 and 4 the stage's shared memory costs a block per
-// SM (7% slower).
+// At orders 8 and 12 (STAGED) the queue's newest plane skips the registers too. A load into the
+// queue stalls the thread at the end of the same plane, when the queue shifts and moves the
+// register still waiting for memory. So cp.async copies the thread's own quads LEAD planes before
+// they are needed into a small stage in shared memory, and the thread reads them from there: 7%
+// faster at order 12 on an H200 (where the stage fits: 119 KB of shared memory a block; a GPU that
+// gives a block less, 99 KB say, runs order 12 without it). At order 8 the stage pays only with
+// the ring placed by quad.cuh's ring_base (before it, the stage's copies crossed their 32-byte
+// sectors, L2 sent them twice, and the kernel was 8-12% slower): with the halo 2 planes ahead
+// round a ring of 5 and the stage 1 plane early, 80 KB, two blocks an SM, it is 1.0-3.9% faster on
+// an H100 than the ring of 6 without it (512^3 +1.5%, 376^3 +3.2%; the same ring of 5 without the
+// stage is 0.4-0.9% slower). A GPU of 99 KB a block runs it one block an SM, as it runs the ring
+// of 6 (not measured there). Not at order 10 (4.5% slower, measured before ring_base) nor at orders 2
+// and 4, where the stage's shared memory costs a block per SM (7% slower).
 
 constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile
 
@@ -58,7 +63,7 @@ struct Quad {
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
     static constexpr bool STAGED = WITH_STAGE;
     static constexpr int Q = STAGED ? 2 * R + 1 : 2 * R + 2;  // planes z-R .. z+R (and z+R+1, in flight)
-    static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0)) * sizeof(float4);
+    static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0) + 2) * sizeof(float4);
 };
 
 // The ring's split barriers and asynchronous copies are common/device/async.cuh's (mbar_*, async_*).
@@ -108,10 +113,11 @@ __global__ void __launch_bounds__(Quad<R, false, 3, STRIPS>::NT, R == 4 && !STRI
     using C = Quad<R, STAGED, PLANES_AHEAD, STRIPS>;
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
     constexpr int RING = C::RING, AHEAD = C::AHEAD, LEAD = C::LEAD, STAGE = C::STAGE;
-    extern __shared__ float4 ring[];  // RING planes of ROWS x QW quads, then (STAGED) the stage
+    extern __shared__ float4 dyn[];  // RING planes of ROWS x QW quads, then (STAGED) the stage (quad.cuh: ring_base)
+    float4 *const ring = ring_base<XQ>(dyn);
     __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
-    float4 *const stage = ring + RING * PLANE;  // STAGED: own row p of plane z0+R+j in slot j % STAGE
+    float4 *const stage = stage_base<XQ>(ring, RING * PLANE);  // STAGED: own row p of plane z0+R+j in slot j % STAGE
     auto staged = [stage, t](int j, int p) { return stage + ((j % STAGE) * PY + p) * C::NT + t; };
     const int x0 = blockIdx.x * QUAD_W, yb = blockIdx.y * C::H, x = x0 + 4 * tx, y0 = yb + ty * PY;
     const int zlo = blockIdx.z * zchunk, zhi = min(zlo + zchunk, nz);
@@ -351,7 +357,7 @@ static int queue4_strips(const struct problem *p, size_t xm, size_t ym)
     return sx <= r && sy <= r ? (int)(sx | sy << 4) : 0;
 }
 
-// The kernel a launch of radius R runs: staged where the stage fits (order 12; Quad's comment), the
+// The kernel a launch of radius R runs: staged where the stage fits (orders 8, 12; Quad's comment), the
 // strips' instantiation where the grid has strips (star_queue4's comment).
 typedef void queue4_fn(const float *, float *, int, int, int, int, int, int, bool);
 struct queue4_kernel {
@@ -375,6 +381,8 @@ static struct queue4_kernel queue4_pick(const struct problem *p, bool strips)
         if (Quad<R, true, 4>::SMEM <= p->smem_optin) return queue4_of<R, true, 4>(strips);
         if (Quad<R, true>::SMEM <= p->smem_optin) return queue4_of<R, true>(strips);
     }
+    if constexpr (R == 4)  // order 8: the stage, the halo 2 planes ahead round a ring of 5 (80 KB)
+        if (Quad<R, true, 2>::SMEM <= p->smem_optin) return queue4_of<R, true, 2>(strips);
     if (Quad<R>::SMEM <= p->smem_optin) return queue4_of<R, false>(strips);
     // a GPU with less shared memory a block: the halo one plane ahead, a ring of 4
     return queue4_of<R, false, 1>(strips);
@@ -522,9 +530,10 @@ static inline void queue4_setup(const struct problem *p)
     allow_smem<4, false>(p);
     allow_smem<5, false>(p);
     allow_smem<6, false>(p);
-    allow_smem<6, true>(p);  // the stage: order 12 only
+    allow_smem<6, true>(p);  // order 12's stage
     allow_smem<6, true, 4>(p);
     allow_smem<6, true, 5>(p);
+    allow_smem<4, true, 2>(p);  // and at order 8, the halo 2 ahead
     allow_smem<1, false, 1>(p);  // a ring of 4, for GPUs with less shared memory a block
     allow_smem<2, false, 1>(p);
     allow_smem<3, false, 1>(p);

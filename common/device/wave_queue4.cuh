@@ -77,7 +77,7 @@ struct Quad {
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;
     static constexpr int Q = 2 * R + 2;  // planes z-R .. z+R+1 (the last one in flight)
-    static constexpr size_t SMEM = (size_t)RING * ROWS * QW * sizeof(float4);
+    static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + 2) * sizeof(float4);  // quad.cuh: ring_base's pad
 };
 
 // The whole 128x16 tiles of planes a.z0 .. a.z1 - 1, in z chunks of `zchunk` planes.
@@ -87,7 +87,8 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct wave_step a, in
     using C = Quad<PLANES_AHEAD>;
     constexpr int R = C::R, PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
     constexpr int RING = C::RING, AHEAD = C::AHEAD;
-    extern __shared__ float4 ring[];           // RING planes of ROWS x QW quads
+    extern __shared__ float4 dyn[];            // RING planes of ROWS x QW quads (quad.cuh: ring_base)
+    float4 *const ring = ring_base<XQ>(dyn);
     __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
     const int nx = a.nx, pitch = a.pitch, ny = a.ny;
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;

@@ -53,10 +53,13 @@ static const struct lab_case CASES[] = {
     {"test", "--order 6 --size 70x35x20"},
     {"test", "--order 4 --size 129x45x20"},
     // queue4's stage at order 12 over many z chunks, the last of one and of two planes (one tile:
-    // chunks of 4R = 24 planes, 24 of them, as long as the GPU holds 24 blocks); and the strips at
-    // order 8 over 13 chunks of 16 planes, the last of 4
+    // chunks of 4R = 24 planes, 24 of them, as long as the GPU holds 24 blocks); the same at order
+    // 8 (chunks of 16 planes, 18 of them), without strips and with them; and the strips at order 8
+    // over 13 chunks of 16 planes, the last of 4
     {"test sanitize synccheck-todo", "--order 12 --size 131x17x553"},  // (synccheck: below)
     {"test", "--order 12 --size 131x17x554"},
+    {"test sanitize synccheck-todo", "--order 8 --size 128x16x273"},
+    {"test", "--order 8 --size 131x17x274"},
     {"test", "--order 8 --size 260x20x196"},
     {"small sanitize", "--size 67x45x31"},
     // synccheck overflows its table of tracked barriers on queue4_128x16 at order 12 (512-thread
