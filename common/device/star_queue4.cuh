@@ -45,9 +45,9 @@
 // gives a block less, 99 KB say, runs order 12 without it). At order 8 the stage pays only with
 // the ring placed by quad.cuh's ring_base (before it, the stage's copies crossed their 32-byte
 // sectors, L2 sent them twice, and the kernel was 8-12% slower): with the halo 2 planes ahead
-// round a ring of 5 and the stage 1 plane early, 80 KB, two blocks an SM, it is 1.0-3.9% faster on
-// an H100 than the ring of 6 without it (512^3 +1.5%, 376^3 +3.2%; the same ring of 5 without the
-// stage is 0.4-0.9% slower). A GPU of 99 KB a block runs it one block an SM, as it runs the ring
+// round a ring of 5 and the stage 1 plane early, 80 KB, two blocks an SM, it is faster on an H100
+// than the ring of 6 without it at six sizes of make bench (512^3 +1.5%, 376^3 +3.2%, up to +7.1%;
+// the same ring of 5 without the stage is 0.4-0.9% slower), but 3% slower at 640x640x400 and 800^3. A GPU of 99 KB a block runs it one block an SM, as it runs the ring
 // of 6 (not measured there). Not at order 10 (4.5% slower, measured before ring_base) nor at orders 2
 // and 4, where the stage's shared memory costs a block per SM (7% slower).
 
