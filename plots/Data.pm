@@ -15,7 +15,7 @@ our @EXPORT = qw(
     gpus_phrase print_head last_per_key default_problem session_rows problem_phrase bar_layout
     lab_title lab_name flops_per_point bytes_per_point table1_rows lab_rows lab7_rows lab7_bound
     default_size_rows stepped_head lab8_rows lab8_bound table2_rows scaling_rows run_key hiding_rows
-    lab8_best peer_pairs weak_rows graph_rows read_csv_or_empty first_runs $DEFAULT_GPU $LAB7 $LAB8
+    lab8_best peer_pairs path_cells weak_rows graph_rows read_csv_or_empty first_runs $DEFAULT_GPU $LAB7 $LAB8
     @TABLE2_2009 $TESLA10_GBPS %OVERLAPPED $LAB9_GHOST
 );
 
@@ -77,6 +77,31 @@ sub peer_pairs {
         push @out, $pair;
     }
     return @out;
+}
+
+# The code paths' table (data/<GPU>-paths.csv): for each lab and order (the keys, in first-seen order)
+# and each path, the newest row, and its ratio to the newest path's row of the same commit (undef
+# where that commit has none: paths measured by different commits do not make a ratio). Returns the
+# paths newest first, the keys, and {key}{path} = [row, ratio].
+sub path_cells {
+    my (%newest, %by_commit, %paths, @keys);
+    for my $r (@_) {
+        my $k = $r->{order} ? "$r->{lab}, order $r->{order}" : $r->{lab};
+        push @keys, $k unless $newest{$k};
+        $newest{$k}{ $r->{code_path} } = $r;
+        $by_commit{$k}{ $r->{code_path} }{ $r->{commit} } = $r;
+        $paths{ $r->{code_path} } = 1;
+    }
+    my @p = sort { ($b =~ /(\d+)/)[0] <=> ($a =~ /(\d+)/)[0] } keys %paths;
+    my %cells;
+    for my $k (@keys) {
+        for my $path (grep { $newest{$k}{$_} } @p) {
+            my $r = $newest{$k}{$path};
+            my $top = $path eq $p[0] ? undef : $by_commit{$k}{ $p[0] }{ $r->{commit} };
+            $cells{$k}{$path} = [ $r, $top ? $r->{gpts} / $top->{gpts} : undef ];
+        }
+    }
+    return (\@p, \@keys, \%cells);
 }
 
 sub gpu_file { my ($gpu, $suffix) = @_; return "data/" . ($gpu || $DEFAULT_GPU) . "$suffix.csv" }

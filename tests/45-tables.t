@@ -25,7 +25,7 @@ for my $doc ('README.md', glob('handouts/*.md'), glob('handouts/debriefs/*.md'),
 # else by lab 8's newest make bench rows.
 {
     use lib 'plots';
-    use Data qw(headline_rows lab8_best peer_pairs);
+    use Data qw(headline_rows lab8_best peer_pairs path_cells);
     my $row = sub { my %r = (lab => $_[0], variant => $_[1], nx => $_[2], ny => $_[2], nz => $_[2], steps => 6, status => 'PASS',
                              ranks => $_[3], gpus => $_[3], gpts => $_[4], commit => $_[5]); return \%r };
     my $shared = $row->('lab9_multigpu', 'mpi_staged', 512, 2, 60, 'c1');
@@ -52,6 +52,15 @@ for my $doc ('README.md', glob('handouts/*.md'), glob('handouts/debriefs/*.md'),
                              $fig->('16x16x16', 30, 'ccccccc') ], \@ours, [ grep { $_->{commit} eq 'ccccccc' } @ours ]);
     is_deeply([ map { join ' ', $_->[0]{figure}, ($_->[1] ? $_->[1]{gpts} : '-'), $_->[2] } @pairs ], [ '50 100 0', '40 90 1', '30 - 0' ],
               'peer pairs: an older figure of the same session beats a newer one of none; else the newest of each, marked; none at the size: no ratio');
+    # the code paths: each path's newest row; a ratio only to the first path's row of the same commit
+    my $path = sub { my $r = $row->('lab5b_register_queue', 'queue4_128x16', 512, 1, $_[2], $_[0]); $r->{order} = 8;
+                     $r->{code_path} = $_[1]; return $r };
+    my ($p, $keys, $cells) = path_cells($path->('c1', 'sm_90', 300), $path->('c1', 'sm_80', 330), $path->('c2', 'sm_80', 320),
+                                        $path->('c2', 'sm_90', 310), $path->('c3', 'sm_75', 155), $path->('c1', 'sm_75', 150));
+    is_deeply($p, [qw(sm_90 sm_80 sm_75)], 'paths: the newest architecture first');
+    my $c = $cells->{$keys->[0]};
+    is_deeply([ map { [ $c->{$_}[0]{gpts}, $c->{$_}[1] ] } @$p ], [ [310, undef], [320, 320 / 310], [150, 0.5] ],
+              'paths: the newest row of each; a ratio to the first path in the same commit, or none');
 }
 
 done_testing();
