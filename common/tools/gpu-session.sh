@@ -32,7 +32,7 @@
 #                driver compiles: labs 5b and 8 (the labs with paths) 50-gpu and 70-sanitizer, every
 #                solution on the emulated smaller GPUs that take the path (75-small-gpus.t: T4 for
 #                sm_75, A100 and RTX 4060 for sm_80), and their queue4 rows in data/<GPU>-paths.csv;
-#                path-native: the rows of this GPU's own build, which path-NN builds again at the end.
+#                path-native: the rows of this GPU's own build, which path-NN builds again and measures at the end.
 #   small        tests/75-small-gpus.t: every solution on emulated smaller GPUs (STENCIL_EMULATE)
 #   peers        the research codes (common/tools/peers.sh: EBISU) built and run, their rows in
 #                data/<GPU>-peers.csv; with bench-7 in the same call, lab 7 beside them (the
@@ -127,6 +127,7 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
             if [ -n "$gpus" ]; then TEST_PROFILES=$gpus perl tests/75-small-gpus.t || rc=1; fi
             path_rows
             make -j"$(nproc)" COMMIT="$commit" all 2>&1 | grep -E 'error'  # this GPU's own build again
+            path_rows  # and its rows, so that make tables has a ratio of the same commit
             (exit $rc) ;;
         small) perl tests/75-small-gpus.t ;;
         peers) COMMIT="$commit" bash common/tools/peers.sh build && COMMIT="$commit" bash common/tools/peers.sh run ;;
