@@ -47,9 +47,10 @@
 // sectors, L2 sent them twice, and the kernel was 8-12% slower): with the halo 2 planes ahead
 // round a ring of 5 and the stage 1 plane early, 80 KB, two blocks an SM, it is faster on an H100
 // than the ring of 6 without it at six sizes of make bench (512^3 +1.5%, 376^3 +3.2%, up to +7.1%;
-// the same ring of 5 without the stage is 0.4-0.9% slower), but 3% slower at 640x640x400 and 800^3. A GPU of 99 KB a block runs it one block an SM, as it runs the ring
-// of 6 (not measured there). Not at order 10 (4.5% slower, measured before ring_base) nor at orders 2
-// and 4, where the stage's shared memory costs a block per SM (7% slower).
+// the same ring of 5 without the stage is 0.4-0.9% slower), but 3% slower at 640x640x400 and
+// 800^3. A GPU of 99 KB a block runs it one block an SM, as it runs the ring of 6 (not measured
+// there). Not at order 10 (4.5% slower, measured before ring_base) nor at orders 2 and 4, where
+// the stage's shared memory costs a block per SM (7% slower).
 
 constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile
 
