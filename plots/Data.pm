@@ -80,9 +80,9 @@ sub peer_pairs {
 }
 
 # The code paths' table (data/<GPU>-paths.csv): for each lab and order (the keys, in first-seen order)
-# and each path, the newest row, and its ratio to the newest path's row of the same commit (undef
-# where that commit has none: paths measured by different commits do not make a ratio). Returns the
-# paths newest first, the keys, and {key}{path} = [row, ratio].
+# and each path, the newest row, and its ratio to the row of the newest architecture's path in the
+# same commit (undef where that commit has none: paths measured by different commits make no
+# ratio). Returns the paths newest architecture first, the keys, and {key}{path} = [row, ratio].
 sub path_cells {
     my (%newest, %by_commit, %paths, @keys);
     for my $r (@_) {

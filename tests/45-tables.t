@@ -60,7 +60,9 @@ for my $doc ('README.md', glob('handouts/*.md'), glob('handouts/debriefs/*.md'),
     is_deeply($p, [qw(sm_90 sm_80 sm_75)], 'paths: the newest architecture first');
     my $c = $cells->{$keys->[0]};
     is_deeply([ map { [ $c->{$_}[0]{gpts}, $c->{$_}[1] ] } @$p ], [ [310, undef], [320, 320 / 310], [150, 0.5] ],
-              'paths: the newest row of each; a ratio to the first path in the same commit, or none');
+              'paths: the newest row of each; a ratio to the first path in the same commit');
+    ($p, $keys, $cells) = path_cells($path->('c1', 'sm_90', 300), $path->('c2', 'sm_80', 320));
+    is($cells->{ $keys->[0] }{sm_80}[1], undef, 'paths: no ratio where the first path has no row of the same commit');
 }
 
 done_testing();
