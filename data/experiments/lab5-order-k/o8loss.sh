@@ -7,7 +7,7 @@
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
 run() { local k=$1; shift; if [ "$k" = unstaged ]; then STENCIL_EMULATE=smem=79K timeout 120 "$@"; else timeout 120 "$@"; fi; }
 for round in 1 2; do for sz in 512 544x544x400 640x640x400 800x800x800; do for k in staged unstaged; do
-  run $k ./sol5b --size $sz --order 8 --variant queue4_128x16 --reps 30 2>&1 | grep '^queue4' | cut -c1-100 | sed "s/^/$k /"
+  run $k ./sol5b --size $sz --order 8 --variant queue4_128x16 --reps 30 2>&1 | grep '^queue4' | sed "s/^/$k /"
 done; done; echo "round $round $SECONDS s"; done
 for sz in 512 640x640x400 800x800x800; do for k in staged unstaged; do
   run $k ./sol5b --profile --size $sz --order 8 --variant queue4_128x16 2>&1 | grep '^queue4' | sed "s/^/$k $sz /"
