@@ -23,25 +23,30 @@ __device__ __forceinline__ void mbar_arrive(unsigned long long *bar)
 #endif
 }
 
-// Wait (acquire) until the phase of the given parity has completed.
+// Wait (acquire) until the phase of the given parity has completed. sm_80 to sm_89 have only
+// test_wait, which answers at once, and the thread polls. sm_90 and later have try_wait too, which
+// may suspend the thread in hardware for a while before it answers: the default there, but POLL
+// keeps test_wait. A thread woken late costs little while another block's warps fill the SM, and
+// the SM's whole time where its block is alone (star_queue4.cuh: Quad::POLL).
+template <bool POLL = false>
 __device__ __forceinline__ void mbar_wait(unsigned long long *bar, unsigned parity)
 {
 #if __CUDA_ARCH__ >= 800
-    // sm_90 and later: try_wait suspends the thread in hardware for a while before it answers;
-    // sm_80 to sm_89 have only test_wait, which answers at once, and the thread polls
-#if __CUDA_ARCH__ >= 900
-#define MBAR_WAIT "try_wait"
-#else
-#define MBAR_WAIT "test_wait"
-#endif
+#define MBAR_WAIT(op)                                                                              \
+    asm volatile("{ .reg .pred p; mbarrier." op ".parity.shared::cta.b64 p, [%1], %2;"          \
+                 " selp.u32 %0, 1, 0, p; }"                                                         \
+                 : "=r"(done)                                                                       \
+                 : "r"(a), "r"(parity)                                                              \
+                 : "memory")
     unsigned a = (unsigned)__cvta_generic_to_shared(bar), done;
-    do
-        asm volatile("{ .reg .pred p; mbarrier." MBAR_WAIT ".parity.shared::cta.b64 p, [%1], %2;"
-                     " selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(a), "r"(parity)
-                     : "memory");
-    while (!done);
+    do {
+#if __CUDA_ARCH__ >= 900
+        if constexpr (!POLL)
+            MBAR_WAIT("try_wait");
+        else
+#endif
+            MBAR_WAIT("test_wait");
+    } while (!done);
 #undef MBAR_WAIT
 #else
     __syncthreads();

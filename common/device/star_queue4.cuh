@@ -23,19 +23,22 @@
 // code, took 168 registers with 2 rows and one block an SM, and 513^3 ran 13% slower.
 //
 // No __syncthreads in the loop: a barrier holds every warp of the block to the slowest one, once
-// per plane, and then all of them want the shared-memory pipe at once. Instead the planes go
-// round a ring of RING shared buffers, each with an mbarrier (a barrier object in shared memory
-// whose arrive and wait are separate instructions). At plane z a thread stores its tile rows of
-// plane z+1 (from its queue, which holds up to plane z+R) and arrives on that plane's barrier, then
-// waits only until everyone has stored plane z; so a warp may run ahead of the slowest. The halo
+// per plane, and then all of them want the shared-memory pipe at once. Instead the planes go round
+// a ring of RING shared buffers, each with an mbarrier (a barrier object in shared memory whose
+// arrive and wait are separate instructions). At plane z a thread stores its tile rows of plane z+1
+// (from its queue, which holds up to plane z+R) and arrives on that plane's barrier, then waits
+// only until everyone has stored plane z; so a warp may run ahead of the slowest. Above order 8
+// (POLL), where a block of 512 threads is alone on its SM, the wait polls: sm_90's try_wait may
+// suspend a thread past the moment its plane is in, and with no other block to fill the SM order 12
+// was 3.4% faster polling on an H100 (at order 8, two blocks an SM, 0.5-0.9% slower). The halo
 // quads skip the registers: cp.async copies them AHEAD = 3 planes ahead, round a ring of AHEAD + 3
-// = 6 buffers (lab 5b's question 3 asks why that many). Where 6 do not fit a block's shared
-// memory (a GPU of 64 KB a block), the kernel copies the halo one plane ahead round a ring of 4:
-// the same code with AHEAD = 1. At order 12, where a block can have 166 KB (an H100 opts in to
-// 227 KB), AHEAD = 5 round a ring of 8, and the stage below 4 planes early: its one block of 512
-// threads an SM has only its own copies in flight, and two planes more of them were 8% faster on
-// an H100 (at order 8, two blocks an SM, AHEAD = 5 was 3% slower). Where 142 KB fit but not 166
-// (an A100's 163 KB), AHEAD = 4: 5% faster than 3 on an H100.
+// = 6 buffers (lab 5b's question 3 asks why that many). Where 6 do not fit a block's shared memory
+// (a GPU of 64 KB a block), the kernel copies the halo one plane ahead round a ring of 4: the same
+// code with AHEAD = 1. At order 12, where a block can have 166 KB (an H100 opts in to 227 KB),
+// AHEAD = 5 round a ring of 8, and the stage below 4 planes early: its one block of 512 threads an
+// SM has only its own copies in flight, and two planes more of them were 8% faster on an H100 (at
+// order 8, two blocks an SM, AHEAD = 5 was 3% slower). Where 142 KB fit but not 166 (an A100's
+// 163 KB), AHEAD = 4: 5% faster than 3 on an H100.
 //
 // At orders 8 and 12 (STAGED) the queue's newest plane skips the registers too. A load into the
 // queue stalls the thread at the end of the same plane, when the queue shifts and moves the
@@ -63,6 +66,7 @@ struct Quad {
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
     static constexpr bool STAGED = WITH_STAGE;
+    static constexpr bool POLL = R > 4;  // one block of 512 threads an SM: the ring's wait polls (above)
     static constexpr int Q = STAGED ? 2 * R + 1 : 2 * R + 2;  // planes z-R .. z+R (and z+R+1, in flight)
     static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0) + 2) * sizeof(float4);
 };
@@ -229,7 +233,7 @@ __global__ void __launch_bounds__(Quad<R, false, 3, STRIPS>::NT, R == 4 && !STRI
             for (int p = 0; p < PY; p++) next[own + p * QW] = q[p][R + 1];
             mbar_arrive(&full[(step + 1) % RING]);
         }
-        mbar_wait(&full[step % RING], (step / RING) & 1);
+        mbar_wait<C::POLL>(&full[step % RING], (step / RING) & 1);
         const float4 *c = ring + (step % RING) * PLANE + own;  // this thread's first quad of plane z
         if (z >= R && z < nz - R) {
             float4 rows[PY + 2 * R];  // rows y0-R .. y0+PY-1+R of this quad column
