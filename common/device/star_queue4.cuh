@@ -30,30 +30,33 @@
 // only until everyone has stored plane z; so a warp may run ahead of the slowest. Above order 8
 // (POLL), where a block of 512 threads is alone on its SM, the wait polls: sm_90's try_wait may
 // suspend a thread past the moment its plane is in, and with no other block to fill the SM order 12
-// was 3.4% faster polling on an H100 (at order 8, two blocks an SM, 0.5-0.9% slower). The halo
-// quads skip the registers: cp.async copies them AHEAD = 3 planes ahead, round a ring of AHEAD + 3
-// = 6 buffers (lab 5b's question 3 asks why that many). Where 6 do not fit a block's shared memory
-// (a GPU of 64 KB a block), the kernel copies the halo one plane ahead round a ring of 4: the same
-// code with AHEAD = 1. At order 12, where a block can have 166 KB (an H100 opts in to 227 KB),
-// AHEAD = 5 round a ring of 8, and the stage below 4 planes early: its one block of 512 threads an
-// SM has only its own copies in flight, and two planes more of them were 8% faster on an H100 (at
-// order 8, two blocks an SM, AHEAD = 5 was 3% slower). Where 142 KB fit but not 166 (an A100's
-// 163 KB), AHEAD = 4: 5% faster than 3 on an H100.
+// was 3.4% faster polling on an H100, order 10 0.3-0.9% (order 8, two blocks an SM, 0.5-0.9%
+// slower). The halo quads skip the registers: cp.async copies them AHEAD = 3 planes ahead, round a
+// ring of AHEAD + 3 = 6 buffers (lab 5b's question 3 asks why that many). Where 6 do not fit a
+// block's shared memory (a GPU of 64 KB a block), the kernel copies the halo one plane ahead round
+// a ring of 4: the same code with AHEAD = 1. At order 12, where a block can have 166 KB (an H100
+// opts in to 227 KB), AHEAD = 5 round a ring of 8, and the stage below 4 planes early: its one
+// block of 512 threads an SM has only its own copies in flight, and two planes more of them were 8%
+// faster on an H100 (at order 8, two blocks an SM, AHEAD = 5 was 3% slower). Where 142 KB fit but
+// not 166 (an A100's 163 KB), AHEAD = 4: 5% faster than 3 on an H100.
 //
 // At orders 8 and 12 (STAGED) the queue's newest plane skips the registers too. A load into the
 // queue stalls the thread at the end of the same plane, when the queue shifts and moves the
 // register still waiting for memory. So cp.async copies the thread's own quads LEAD planes before
 // they are needed into a small stage in shared memory, and the thread reads them from there: 7%
 // faster at order 12 on an H200 (where the stage fits: 119 KB of shared memory a block; a GPU that
-// gives a block less, 99 KB say, runs order 12 without it). At order 8 the stage pays only with
-// the ring placed by quad.cuh's ring_base (before it, the stage's copies crossed their 32-byte
-// sectors, L2 sent them twice, and the kernel was 8-12% slower): with the halo 2 planes ahead
-// round a ring of 5 and the stage 1 plane early, 80 KB, two blocks an SM, it is faster on an H100
-// than the ring of 6 without it at six sizes of make bench (512^3 +1.5%, 376^3 +3.2%, up to +7.1%;
-// the same ring of 5 without the stage is 0.4-0.9% slower), but 3% slower at 640x640x400 and
-// 800^3. A GPU of 99 KB a block runs it one block an SM, as it runs the ring of 6 (not measured
-// there). Not at order 10 (4.5% slower, measured before ring_base) nor at orders 2 and 4, where
-// the stage's shared memory costs a block per SM (7% slower).
+// gives a block less, 99 KB say, runs order 12 without it). At order 8 the stage pays only with the
+// ring placed by quad.cuh's ring_base (before it, the stage's copies crossed their 32-byte sectors,
+// L2 sent them twice, and the kernel was 8-12% slower): with the halo 2 planes ahead round a ring
+// of 5 and the stage 1 plane early, 80 KB, two blocks an SM, it is faster on an H100 than the ring
+// of 6 without it at six sizes of make bench (512^3 +1.5%, 376^3 +3.2%, up to +7.1%; the same ring
+// of 5 without the stage is 0.4-0.9% slower), but 3% slower at 640x640x400 and 800^3, where it
+// reads 0.3 and 0.6 DRAM bytes a point more than the ring of 6 (L2 bytes the same; why is not
+// known). A GPU of 99 KB a block runs it one block an SM, as it runs the ring of 6 (not measured
+// there). Not at order 10 (4.5% slower, measured before ring_base) nor at orders 2 and 4, where the
+// stage's shared memory costs a block per SM (7% slower). Nor, at order 8, the own quads 2 planes
+// early (a stage of 3, in cp.async groups of their own): 4-7% slower, with 0.3-0.45 DRAM bytes a
+// point more.
 
 constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile
 
