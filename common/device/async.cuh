@@ -25,26 +25,28 @@ __device__ __forceinline__ void mbar_arrive(unsigned long long *bar)
 
 // Wait (acquire) until the phase of the given parity has completed. sm_80 to sm_89 have only
 // test_wait, which answers at once, and the thread polls. sm_90 and later have try_wait too, which
-// may suspend the thread in hardware for a while before it answers: the default there, but POLL
-// keeps test_wait. A thread woken late costs little while another block's warps fill the SM, and
-// the SM's whole time where its block is alone (star_queue4.cuh: Quad::POLL).
+// may suspend the thread in hardware for a while before it answers: the default there. POLL keeps
+// test_wait on every GPU, for kernels where polling measured faster (star_queue4.cuh: Quad::POLL).
 template <bool POLL = false>
 __device__ __forceinline__ void mbar_wait(unsigned long long *bar, unsigned parity)
 {
 #if __CUDA_ARCH__ >= 800
-#define MBAR_WAIT(op)                                                                              \
-    asm volatile("{ .reg .pred p; mbarrier." op ".parity.shared::cta.b64 p, [%1], %2;"          \
-                 " selp.u32 %0, 1, 0, p; }"                                                         \
-                 : "=r"(done)                                                                       \
-                 : "r"(a), "r"(parity)                                                              \
+#if __CUDA_ARCH__ >= 900
+    constexpr bool TRY = !POLL;
+#else
+    constexpr bool TRY = false;
+#endif
+#define MBAR_WAIT(op)                                                                        \
+    asm volatile("{ .reg .pred p; mbarrier." op ".parity.shared::cta.b64 p, [%1], %2;"    \
+                 " selp.u32 %0, 1, 0, p; }"                                                   \
+                 : "=r"(done)                                                                 \
+                 : "r"(a), "r"(parity)                                                        \
                  : "memory")
     unsigned a = (unsigned)__cvta_generic_to_shared(bar), done;
     do {
-#if __CUDA_ARCH__ >= 900
-        if constexpr (!POLL)
+        if constexpr (TRY)
             MBAR_WAIT("try_wait");
         else
-#endif
             MBAR_WAIT("test_wait");
     } while (!done);
 #undef MBAR_WAIT

@@ -28,17 +28,18 @@
 // arrive and wait are separate instructions). At plane z a thread stores its tile rows of plane z+1
 // (from its queue, which holds up to plane z+R) and arrives on that plane's barrier, then waits
 // only until everyone has stored plane z; so a warp may run ahead of the slowest. Above order 8
-// (POLL), where a block of 512 threads is alone on its SM, the wait polls: sm_90's try_wait may
-// suspend a thread past the moment its plane is in, and with no other block to fill the SM order 12
-// was 3.4% faster polling on an H100, order 10 0.3-0.9% (order 8, two blocks an SM, 0.5-0.9%
-// slower). The halo quads skip the registers: cp.async copies them AHEAD = 3 planes ahead, round a
-// ring of AHEAD + 3 = 6 buffers (lab 5b's question 3 asks why that many). Where 6 do not fit a
-// block's shared memory (a GPU of 64 KB a block), the kernel copies the halo one plane ahead round
-// a ring of 4: the same code with AHEAD = 1. At order 12, where a block can have 166 KB (an H100
-// opts in to 227 KB), AHEAD = 5 round a ring of 8, and the stage below 4 planes early: its one
-// block of 512 threads an SM has only its own copies in flight, and two planes more of them were 8%
-// faster on an H100 (at order 8, two blocks an SM, AHEAD = 5 was 3% slower). Where 142 KB fit but
-// not 166 (an A100's 163 KB), AHEAD = 4: 5% faster than 3 on an H100.
+// (POLL) the wait polls (test_wait) where sm_90 code would use try_wait, which may suspend the
+// thread for a while before it answers: on an H100, order 12 was 3.4% faster polling at 512^3 (no
+// change at 376^3) and order 10 0.3-0.9% faster, while order 8 at 512^3 was 0.5-0.9% slower and
+// lab 8 0.1-0.4%. Why only there is not known (orders 10 and 12 run one block of 512 threads an SM,
+// order 8 two of 256, lab 8 one of 256). The halo quads skip the registers: cp.async copies them
+// AHEAD = 3 planes ahead, round a ring of AHEAD + 3 = 6 buffers (lab 5b's question 3 asks why that
+// many). Where 6 do not fit a block's shared memory (a GPU of 64 KB a block), the kernel copies the
+// halo one plane ahead round a ring of 4: the same code with AHEAD = 1. At order 12, where a block
+// can have 166 KB (an H100 opts in to 227 KB), AHEAD = 5 round a ring of 8, and the stage below 4
+// planes early: its one block of 512 threads an SM has only its own copies in flight, and two
+// planes more of them were 8% faster on an H100 (at order 8, two blocks an SM, AHEAD = 5 was 3%
+// slower). Where 142 KB fit but not 166 (an A100's 163 KB), AHEAD = 4: 5% faster than 3 on an H100.
 //
 // At orders 8 and 12 (STAGED) the queue's newest plane skips the registers too. A load into the
 // queue stalls the thread at the end of the same plane, when the queue shifts and moves the
@@ -69,7 +70,7 @@ struct Quad {
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;  // quads
     static constexpr bool STAGED = WITH_STAGE;
-    static constexpr bool POLL = R > 4;  // one block of 512 threads an SM: the ring's wait polls (above)
+    static constexpr bool POLL = R > 4;  // the ring's wait polls (above: faster at orders 10, 12)
     static constexpr int Q = STAGED ? 2 * R + 1 : 2 * R + 2;  // planes z-R .. z+R (and z+R+1, in flight)
     static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + (STAGED ? (size_t)STAGE * PY * NT : 0) + 2) * sizeof(float4);
 };
