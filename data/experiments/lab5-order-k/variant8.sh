@@ -1,12 +1,15 @@
 #!/bin/bash
 # An order 8 variant of queue4 against main, one binary each (built here, carried in scratch/):
-# scratch/sol5b_main (main at ddf75d7: make -s ARCH=sm_90 sol5b, then moved) and scratch/sol5b_$1.
+# scratch/sol5b_main (the build compared against: for lead2.txt and a3l1.txt main at ddf75d7,
+# make -s ARCH=sm_90 sol5b, then moved there) and scratch/sol5b_$1.
 # Correct at five sizes (strips among them), the three sanitizers, two timed rounds at five sizes,
 # DRAM bytes at two. Run from the repository root on one GPU, carry scratch.
 #   bash variant8.sh split   lead2.txt: branch lab5-lead2 at f19a819, -DSTAGE_SPLIT: the own quads
 #                            2 planes early in cp.async groups of their own (a stage of 3, 88 KB)
 #   bash variant8.sh a3l1    a3l1.txt: lab5-lead2 at 6ef0799, -DSTAGE_SPLIT -DO8_LEAD=1 -DO8_AHEAD=3:
 #                            the halo 3 planes ahead, the own quads 1 early (a stage of 2, 92.5 KB)
+#   bash variant8.sh sf      not yet run: branch lab5-o8a3-sf, -DSTAGE_FIRST, against lab5-o8a3's
+#                            own build as sol5b_main (NOTES.md, the end)
 v=${1:?which variant: split or a3l1}
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
 for sz in 131x67x60 513x513x40 128x16x273 131x17x274 376; do
