@@ -48,23 +48,26 @@
 // faster at order 12 on an H200 (where the stage fits: 119 KB of shared memory a block; a GPU that
 // gives a block less, 99 KB say, runs order 12 without it). At order 8 the stage pays only with the
 // ring placed by quad.cuh's ring_base (before it, the stage's copies crossed their 32-byte sectors,
-// L2 sent them twice, and the kernel was 8-12% slower): with the halo 2 planes ahead round a ring
-// of 5 and the stage 1 plane early, 80 KB, two blocks an SM, it is faster on an H100 than the ring
-// of 6 without it at six sizes of make bench (512^3 +1.5%, 376^3 +3.2%, up to +7.1%; the same ring
-// of 5 without the stage is 0.4-0.9% slower), but 3% slower at 640x640x400 and 800^3, where it
-// reads 0.3 and 0.6 DRAM bytes a point more than the ring of 6 (L2 bytes the same; why is not
-// known). A GPU of 99 KB a block runs it one block an SM, as it runs the ring of 6 (not measured
-// there). Not at order 10 (4.5% slower, measured before ring_base) nor at orders 2 and 4, where the
-// stage's shared memory costs a block per SM (7% slower). Nor, at order 8, the own quads 2 planes
-// early (a stage of 3, in cp.async groups of their own): 4-7% slower, with 0.3-0.45 DRAM bytes a
-// point more.
+// L2 sent them twice, and the kernel was 8-12% slower). Where two blocks of 92.5 KB fit an SM (an
+// H100), the halo goes 3 planes ahead round a ring of 6 and the stage 1 plane early (LEAD 1, not
+// AHEAD - 1): on an H100 342.4 Gpoints/s at 512^3 against 331.4 with the halo 2 planes ahead,
+// faster at the five sizes measured (+0.6 to +5%), and 0.17-0.27 DRAM bytes a point fewer (an
+// experiment build with the same copies and waits). Presumably the fewer planes pass between a
+// tile's copy of its own rows and its neighbours' copies of them as halo, the more of them L2 still
+// holds. Elsewhere the halo goes 2 planes ahead round a ring of 5, 80 KB, two blocks an SM on an
+// A100: faster on an H100 than the ring of 6 without the stage at six sizes of make bench (512^3
+// +1.5%, 376^3 +3.2%, up to +7.1%) but 3% slower at 640x640x400 and 800^3, where it read 0.3 and
+// 0.6 DRAM bytes a point more. A GPU of 99 KB a block runs it one block an SM, as it runs the ring
+// of 6 (not measured there). Not at order 10 (4.5% slower, measured before ring_base) nor at orders
+// 2 and 4, where the stage's shared memory costs a block per SM (7% slower). Nor, at order 8, the
+// own quads 2 planes early (a stage of 3): 4-7% slower, with 0.3-0.45 DRAM bytes a point more.
 
 constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile
 
-template <int R, bool WITH_STAGE = false, int PLANES_AHEAD = 3, bool STRIPS = false>
+template <int R, bool WITH_STAGE = false, int PLANES_AHEAD = 3, bool STRIPS = false, int STAGE_LEAD = PLANES_AHEAD - 1>
 struct Quad {
     static constexpr int AHEAD = PLANES_AHEAD, RING = AHEAD + 3;  // halo lead, shared planes
-    static constexpr int LEAD = AHEAD - 1, STAGE = LEAD + 1;  // STAGED: own quads copied LEAD planes early; buffers
+    static constexpr int LEAD = STAGE_LEAD, STAGE = LEAD + 1;  // STAGED: own quads copied LEAD planes early; buffers
     static constexpr int BY = R > 4 ? 16 : R == 4 && !STRIPS ? 8 : 4, PY = QUAD_H / BY;  // threads in y, rows per thread
     static constexpr int XQ = (R + 3) / 4, QW = 32 + 2 * XQ;       // halo quads each side, row in quads
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
@@ -114,12 +117,12 @@ __device__ void copy_box(const float *__restrict__ in, float *__restrict__ out, 
 
 // strips (STRIPS): the strips' widths, right | below << 4. An instantiation of its own, so that the
 // kernel for grids without strips has none of their code (with it, order 12 lost 1% at 512^3).
-template <int R, bool STAGED = false, bool STRIPS = false, int PLANES_AHEAD = 3>
+template <int R, bool STAGED = false, bool STRIPS = false, int PLANES_AHEAD = 3, int LEAD_PLANES = PLANES_AHEAD - 1>
 __global__ void __launch_bounds__(Quad<R, false, 3, STRIPS>::NT, R == 4 && !STRIPS ? 2 : 1) star_queue4(const float *__restrict__ in, float *__restrict__ out,
                                                           int nx, int ny, int nz, int pitch, int zchunk, int strips,
                                                           bool odd_down)
 {
-    using C = Quad<R, STAGED, PLANES_AHEAD, STRIPS>;
+    using C = Quad<R, STAGED, PLANES_AHEAD, STRIPS, LEAD_PLANES>;
     constexpr int PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
     constexpr int RING = C::RING, AHEAD = C::AHEAD, LEAD = C::LEAD, STAGE = C::STAGE;
     extern __shared__ float4 dyn[];  // RING planes of ROWS x QW quads, then (STAGED) the stage (quad.cuh: ring_base)
@@ -185,8 +188,10 @@ __global__ void __launch_bounds__(Quad<R, false, 3, STRIPS>::NT, R == 4 && !STRI
     // Plane z goes to buffer (z - z0) % RING: its halo by cp.async AHEAD planes ahead, its tile
     // from the queue one plane ahead. The halos of the first AHEAD planes start before the loop;
     // STAGED, the group of each also holds own quads of plane z+R+LEAD for the plane z it stands
-    // for (z0-AHEAD .. z0-1), so that one wait covers both.
-    static_assert(LEAD == AHEAD - 1, "plane z's wait covers the halo of z+1 and own quads of z+R");
+    // for (z0-AHEAD .. z0-1). At plane z the thread needs the halo of z+1, in the group of plane
+    // z+1-AHEAD, and its own quads of z+R, in the group of z-LEAD: LEAD <= AHEAD - 1 makes the
+    // second the newer, so a wait for it (all but the LEAD newest groups) covers both.
+    static_assert(!C::STAGED || (LEAD >= 1 && LEAD <= AHEAD - 1), "plane z's wait covers the halo of z+1 and own quads of z+R");
     for (int i = 0; i < AHEAD; i++) {
         if (z0 + i < z1)
             quad_copy_halo(ring + i * PLANE, hslot, hp, i * plane);
@@ -226,7 +231,7 @@ __global__ void __launch_bounds__(Quad<R, false, 3, STRIPS>::NT, R == 4 && !STRI
 #pragma unroll
         for (int k = 0; k < HS; k++) hp[k] += plane;
         if constexpr (C::STAGED) {
-            async_landed<AHEAD - 1>();  // this thread's halo quads of plane z+1 and own quads of z+R are in
+            async_landed<LEAD>();  // this thread's own quads of z+R and (older) halo quads of plane z+1 are in
 #pragma unroll
             for (int p = 0; p < PY; p++) q[p][Q - 1] = *staged(step, p);
         }
@@ -375,11 +380,13 @@ struct queue4_kernel {
     int by;  // the block is 32 x by threads
 };
 
-template <int R, bool STAGED, int AHEAD = 3>
+template <int R, bool STAGED, int AHEAD = 3, int LEAD = AHEAD - 1>
 static struct queue4_kernel queue4_of(bool strips)
 {
-    if (strips) return {star_queue4<R, STAGED, true, AHEAD>, Quad<R, STAGED, AHEAD, true>::SMEM, Quad<R, STAGED, AHEAD, true>::BY};
-    return {star_queue4<R, STAGED, false, AHEAD>, Quad<R, STAGED, AHEAD>::SMEM, Quad<R, STAGED, AHEAD>::BY};
+    using S = Quad<R, STAGED, AHEAD, true, LEAD>;
+    using N = Quad<R, STAGED, AHEAD, false, LEAD>;
+    if (strips) return {star_queue4<R, STAGED, true, AHEAD, LEAD>, S::SMEM, S::BY};
+    return {star_queue4<R, STAGED, false, AHEAD, LEAD>, N::SMEM, N::BY};
 }
 
 template <int R>
@@ -390,8 +397,11 @@ static struct queue4_kernel queue4_pick(const struct problem *p, bool strips)
         if (Quad<R, true, 4>::SMEM <= p->smem_optin) return queue4_of<R, true, 4>(strips);
         if (Quad<R, true>::SMEM <= p->smem_optin) return queue4_of<R, true>(strips);
     }
-    if constexpr (R == 4)  // order 8: the stage, the halo 2 planes ahead round a ring of 5 (80 KB)
+    if constexpr (R == 4) {  // order 8: the stage 1 plane early; the halo 3 planes ahead where two
+        // blocks of it fit an SM (92.5 KB: an H100), else 2 round a ring of 5 (80 KB: an A100 holds two)
+        if (2 * Quad<R, true, 3, false, 1>::SMEM <= p->smem_optin) return queue4_of<R, true, 3, 1>(strips);
         if (Quad<R, true, 2>::SMEM <= p->smem_optin) return queue4_of<R, true, 2>(strips);
+    }
     if (Quad<R>::SMEM <= p->smem_optin) return queue4_of<R, false>(strips);
     // a GPU with less shared memory a block: the halo one plane ahead, a ring of 4
     return queue4_of<R, false, 1>(strips);
@@ -521,13 +531,13 @@ static inline void queue4_model(const struct problem *p, double *r, double *w)
 }
 
 // The shared memory of a kernel of queue4 (above 48 KB a kernel must opt in), where it fits.
-template <int R, bool STAGED, int AHEAD = 3>
+template <int R, bool STAGED, int AHEAD = 3, int LEAD = AHEAD - 1>
 static void allow_smem(const struct problem *p)
 {
-    constexpr size_t smem = Quad<R, STAGED, AHEAD>::SMEM;
+    constexpr size_t smem = Quad<R, STAGED, AHEAD, false, LEAD>::SMEM;
     if (smem > p->smem_optin) return;
-    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED, false, AHEAD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED, true, AHEAD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED, false, AHEAD, LEAD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    CUDA_CHECK(cudaFuncSetAttribute(star_queue4<R, STAGED, true, AHEAD, LEAD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
 }
 
 // Before any timing: every kernel's shared memory (the weights are star.cuh's star_setup).
@@ -542,7 +552,8 @@ static inline void queue4_setup(const struct problem *p)
     allow_smem<6, true>(p);  // order 12's stage
     allow_smem<6, true, 4>(p);
     allow_smem<6, true, 5>(p);
-    allow_smem<4, true, 2>(p);  // and at order 8, the halo 2 ahead
+    allow_smem<4, true, 3, 1>(p);  // and at order 8, the halo 3 ahead and the stage 1 early
+    allow_smem<4, true, 2>(p);  // or the halo 2 ahead
     allow_smem<1, false, 1>(p);  // a ring of 4, for GPUs with less shared memory a block
     allow_smem<2, false, 1>(p);
     allow_smem<3, false, 1>(p);
