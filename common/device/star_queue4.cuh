@@ -52,15 +52,16 @@
 // H100), the halo goes 3 planes ahead round a ring of 6 and the stage 1 plane early (LEAD 1, not
 // AHEAD - 1): on an H100 342.4 Gpoints/s at 512^3 against 331.4 with the halo 2 planes ahead,
 // faster at the five sizes measured (+0.6 to +5%), and 0.17-0.27 DRAM bytes a point fewer (an
-// experiment build with the same copies and waits). Presumably the fewer planes pass between a
-// tile's copy of its own rows and its neighbours' copies of them as halo, the more of them L2 still
-// holds. Elsewhere the halo goes 2 planes ahead round a ring of 5, 80 KB, two blocks an SM on an
-// A100: faster on an H100 than the ring of 6 without the stage at six sizes of make bench (512^3
-// +1.5%, 376^3 +3.2%, up to +7.1%) but 3% slower at 640x640x400 and 800^3, where it read 0.3 and
-// 0.6 DRAM bytes a point more. A GPU of 99 KB a block runs it one block an SM, as it runs the ring
-// of 6 (not measured there). Not at order 10 (4.5% slower, measured before ring_base) nor at orders
-// 2 and 4, where the stage's shared memory costs a block per SM (7% slower). Nor, at order 8, the
-// own quads 2 planes early (a stage of 3): 4-7% slower, with 0.3-0.45 DRAM bytes a point more.
+// experiment build with the same copies, whose waits complete the same groups in the loop).
+// Presumably the fewer planes pass between a tile's copy of its own rows and its neighbours' copies
+// of them as halo, the more of them L2 still holds. Elsewhere the halo goes 2 planes ahead round a
+// ring of 5, 80 KB, two blocks an SM on an A100: faster on an H100 than the ring of 6 without the
+// stage at six sizes of make bench (512^3 +1.5%, 376^3 +3.2%, up to +7.1%) but 3% slower at
+// 640x640x400 and 800^3, where it read 0.3 and 0.6 DRAM bytes a point more. A GPU of 99 KB a block
+// runs it one block an SM, as it runs the ring of 6 (not measured there). Not at order 10 (4.5%
+// slower, measured before ring_base) nor at orders 2 and 4, where the stage's shared memory costs a
+// block per SM (7% slower). Nor, at order 8, the own quads 2 planes early (a stage of 3): 4-7%
+// slower, with 0.3-0.45 DRAM bytes a point more.
 
 constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile
 
@@ -397,8 +398,9 @@ static struct queue4_kernel queue4_pick(const struct problem *p, bool strips)
         if (Quad<R, true, 4>::SMEM <= p->smem_optin) return queue4_of<R, true, 4>(strips);
         if (Quad<R, true>::SMEM <= p->smem_optin) return queue4_of<R, true>(strips);
     }
-    if constexpr (R == 4) {  // order 8: the stage 1 plane early; the halo 3 planes ahead where two
-        // blocks of it fit an SM (92.5 KB: an H100), else 2 round a ring of 5 (80 KB: an A100 holds two)
+    // order 8: the stage 1 plane early; the halo 3 planes ahead where two blocks of that fit an SM
+    // (92.5 KB: an H100), else 2 round a ring of 5 (80 KB: an A100 holds two of those)
+    if constexpr (R == 4) {
         if (2 * Quad<R, true, 3, false, 1>::SMEM <= p->smem_optin) return queue4_of<R, true, 3, 1>(strips);
         if (Quad<R, true, 2>::SMEM <= p->smem_optin) return queue4_of<R, true, 2>(strips);
     }
