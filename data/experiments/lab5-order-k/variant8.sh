@@ -8,8 +8,8 @@
 #                            2 planes early in cp.async groups of their own (a stage of 3, 88 KB)
 #   bash variant8.sh a3l1    a3l1.txt: lab5-lead2 at 6ef0799, -DSTAGE_SPLIT -DO8_LEAD=1 -DO8_AHEAD=3:
 #                            the halo 3 planes ahead, the own quads 1 early (a stage of 2, 92.5 KB)
-#   bash variant8.sh sf      not yet run: branch lab5-o8a3-sf, -DSTAGE_FIRST, against lab5-o8a3's
-#                            own build as sol5b_main (NOTES.md, the end)
+#   bash variant8.sh sf      sf.txt: lab5-o8a3-sf at 82f4fff, -DSTAGE_FIRST (the stage's group
+#                            before the halo's), against lab5-o8a3's own build (35d0ed6) as sol5b_main
 v=${1:?which variant: split or a3l1}
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
 for sz in 131x67x60 513x513x40 128x16x273 131x17x274 376; do
