@@ -10,7 +10,7 @@
 #                            the halo 3 planes ahead, the own quads 1 early (a stage of 2, 92.5 KB)
 #   bash variant8.sh sf      sf.txt: lab5-o8a3-sf at 82f4fff, -DSTAGE_FIRST (the stage's group
 #                            before the halo's), against lab5-o8a3's own build (35d0ed6) as sol5b_main
-v=${1:?which variant: split or a3l1}
+v=${1:?which variant: split, a3l1 or sf}
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
 for sz in 131x67x60 513x513x40 128x16x273 131x17x274 376; do
   timeout 60 scratch/sol5b_$v --size $sz --order 8 --variant queue4_128x16 --reps 2 2>&1 | grep '^queue4' | sed "s/^/$v /"
