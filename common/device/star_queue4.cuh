@@ -43,25 +43,25 @@
 //
 // At orders 8 and 12 (STAGED) the queue's newest plane skips the registers too. A load into the
 // queue stalls the thread at the end of the same plane, when the queue shifts and moves the
-// register still waiting for memory. So cp.async copies the thread's own quads LEAD planes before
-// they are needed into a small stage in shared memory, and the thread reads them from there: 7%
-// faster at order 12 on an H200 (where the stage fits: 119 KB of shared memory a block; a GPU that
-// gives a block less, 99 KB say, runs order 12 without it). At order 8 the stage pays only with the
-// ring placed by quad.cuh's ring_base (before it, the stage's copies crossed their 32-byte sectors,
-// L2 sent them twice, and the kernel was 8-12% slower). Where two blocks of 92.5 KB fit an SM (an
-// H100), the halo goes 3 planes ahead round a ring of 6 and the stage 1 plane early (LEAD 1, not
-// AHEAD - 1): on an H100 342.4 Gpoints/s at 512^3 against 331.4 with the halo 2 planes ahead,
-// faster at the five sizes measured (+0.6 to +5%), and 0.17-0.27 DRAM bytes a point fewer (an
-// experiment build with the same copies, whose waits complete the same groups in the loop).
-// Presumably the fewer planes pass between a tile's copy of its own rows and its neighbours' copies
-// of them as halo, the more of them L2 still holds. Elsewhere the halo goes 2 planes ahead round a
-// ring of 5, 80 KB, two blocks an SM on an A100: faster on an H100 than the ring of 6 without the
-// stage at six sizes of make bench (512^3 +1.5%, 376^3 +3.2%, up to +7.1%) but 3% slower at
-// 640x640x400 and 800^3, where it read 0.3 and 0.6 DRAM bytes a point more. A GPU of 99 KB a block
-// runs it one block an SM, as it runs the ring of 6 (not measured there). Not at order 10 (4.5%
-// slower, measured before ring_base) nor at orders 2 and 4, where the stage's shared memory costs a
-// block per SM (7% slower). Nor, at order 8, the own quads 2 planes early (a stage of 3): 4-7%
-// slower, with 0.3-0.45 DRAM bytes a point more.
+// register still waiting for memory. So cp.async copies the thread's own quads LEAD planes
+// before they are needed into a small stage in shared memory, and the thread reads them from
+// there: 7% faster at order 12 on an H200 (where the stage fits: 119 KB of shared memory a
+// block; a GPU that gives a block less, 99 KB say, runs order 12 without it). At order 8 the
+// stage pays only with the ring placed by quad.cuh's ring_base (before it, the stage's copies
+// crossed their 32-byte sectors, L2 sent them twice, and the kernel was 8-12% slower). Where two
+// blocks of 92.5 KB fit an SM (an H100), the halo goes 3 planes ahead round a ring of 6 and the
+// stage 1 plane early (LEAD 1, not AHEAD - 1): make bench on an H100, 343.0 Gpoints/s at 512^3
+// against 329.8 with the halo 2 planes ahead (+4.0%), faster at all eight sizes (+0.8 to +4.7%),
+// and 0.16 DRAM bytes a point fewer at 512^3 (4.32). Presumably the fewer planes pass between a
+// tile's copy of its own rows and its neighbours' copies of them as halo, the more of them L2
+// still holds. Elsewhere the halo goes 2 planes ahead round a ring of 5, 80 KB, two blocks an SM
+// on an A100: faster on an H100 than the ring of 6 without the stage at six sizes of make bench
+// (512^3 +1.5%, 376^3 +3.2%, up to +7.1%) but 3% slower at 640x640x400 and 800^3, where it read
+// 0.3 and 0.6 DRAM bytes a point more. A GPU of 99 KB a block runs it one block an SM, as it
+// runs the ring of 6 (not measured there). Not at order 10 (4.5% slower, measured before
+// ring_base) nor at orders 2 and 4, where the stage's shared memory costs a block per SM (7%
+// slower). Nor, at order 8, the own quads 2 planes early (a stage of 3): 4-7% slower, with
+// 0.3-0.45 DRAM bytes a point more.
 
 constexpr int QUAD_W = 128, QUAD_H = 16;  // the output tile
 
