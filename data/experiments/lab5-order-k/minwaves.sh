@@ -1,8 +1,9 @@
 #!/bin/bash
 # quad_zchunk's "at least 3 waves" against "more than one wave" (QUEUE4_MINWAVES=1), labs 5b and 8,
-# at the bench sizes whose grid is small enough for the two to differ. scratch/sol5b_mw and
+# at the sizes whose grid is small enough for the two to differ. scratch/sol5b_mw and
 # scratch/sol8_mw are main at 8d63bd9 with minwaves.diff, built as chunks8.sh says (sm_90), with
-# QUEUE4_SHOW printing each choice. A config whose two choices agree is run once a round; 2 rounds.
+# QUEUE4_SHOW printing each choice. 2 rounds; in the second, a config whose two choices agreed in
+# the first runs the main rule only.
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
 declare -A same
 one() {  # rule prog args...
