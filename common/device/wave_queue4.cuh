@@ -4,9 +4,11 @@
 // computes every slab with it, so that lab 9's lesson is the exchange and its scaling is measured
 // against the best one-GPU step. Read it; do not edit it. Include it once per kernels file.
 //   u_next = 2 u - u_prev + vsq * L8 u   (the 25-point star of order 8; zero on the boundary layer)
-// A thread owns a quad of 4 x points (float4) in PY = 2 adjacent rows (lab 5b takes 4: with u_prev
-// and vsq that needs more than 255 registers and spills); the tile is 128x16. The planes go round
-// a ring of RING shared buffers, each with an mbarrier (split arrive and wait, so a warp may run
+// A thread owns a quad of 4 x points (float4) in one row (PY = 1): a block of 512 threads, 16
+// warps at 128 registers a thread, holds an SM. Two rows a thread (BY = 8, lab 5b's way) take
+// about 200 registers, so 8 warps an SM: too few loads in flight for an H200's bandwidth (72% of
+// copy at 512^3 against 89% with one row; lab 8's question 5). The tile is 128x16. The planes go
+// round a ring of RING shared buffers, each with an mbarrier (split arrive and wait, so a warp may run
 // ahead of the slowest); the halo quads are copied by cp.async AHEAD planes ahead, round a ring of
 // AHEAD + 3 buffers (lab 5b's question 3): 6, or 4 with AHEAD = 1 where 6 do not fit a block's
 // shared memory (a GPU of 64 KB a block). u_prev and vsq come as float4, one plane ahead. Every row
@@ -72,7 +74,7 @@ constexpr int QUAD_W = 128, QUAD_H = 16;
 template <int PLANES_AHEAD = 3>
 struct Quad {
     static constexpr int AHEAD = PLANES_AHEAD, RING = AHEAD + 3;  // halo lead, shared planes
-    static constexpr int R = WAVE_R, BY = 8, PY = QUAD_H / BY;  // threads in y, rows per thread
+    static constexpr int R = WAVE_R, BY = 16, PY = QUAD_H / BY;  // threads in y, rows per thread
     static constexpr int XQ = 1, QW = 32 + 2 * XQ;              // halo quads each side, row in quads
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;
@@ -131,9 +133,9 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct wave_step a, in
     mbar_arrive(&full[0]);
     const size_t row0 = (size_t)y0 * pitch + x;
     // u_prev and vsq of the next plane, loaded one plane ahead (up_n, vs_n); the plane loop hands
-    // them over as up_c, vs_c. With one block (8 warps) per SM few warps are left to hide a
+    // them over as up_c, vs_c. With one block (16 warps) per SM few warps are left to hide a
     // load's latency, so each thread must have its next loads in flight while it computes (lab
-    // 8's question 5: at 512^3 on an H100, 118 Gpoints/s loading them at the point, 172 ahead).
+    // 8's question 5: with 8 warps at 512^3 on an H100, 118 Gpoints/s at the point, 172 ahead).
     const int upd0 = R - a.zg, upd1 = a.nz - R - a.zg;  // the planes that are not boundary
     float4 up_n[PY], vs_n[PY];
 #pragma unroll
