@@ -5,9 +5,9 @@
 // against the best one-GPU step. Read it; do not edit it. Include it once per kernels file.
 //   u_next = 2 u - u_prev + vsq * L8 u   (the 25-point star of order 8; zero on the boundary layer)
 // A thread owns a quad of 4 x points (float4) in one row (PY = 1): a block of 512 threads, 16
-// warps at 128 registers a thread, holds an SM. Two rows a thread (BY = 8, lab 5b's way) take
-// about 200 registers, so 8 warps an SM: too few loads in flight for an H200's bandwidth (72% of
-// copy at 512^3 against 89% with one row; lab 8's question 5). The tile is 128x16. The planes go
+// warps at 128 registers a thread (the most 512 threads allow), holds an SM. Two rows a thread
+// (BY = 8, as lab 5b does at order 8) take about 200 registers, so 8 warps an SM: fewer warps to
+// switch to while one waits (lab 8's question 5 measures both). The tile is 128x16. The planes go
 // round a ring of RING shared buffers, each with an mbarrier (split arrive and wait, so a warp may run
 // ahead of the slowest); the halo quads are copied by cp.async AHEAD planes ahead, round a ring of
 // AHEAD + 3 buffers (lab 5b's question 3): 6, or 4 with AHEAD = 1 where 6 do not fit a block's
@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct wave_step a, in
     // u_prev and vsq of the next plane, loaded one plane ahead (up_n, vs_n); the plane loop hands
     // them over as up_c, vs_c. With one block (16 warps) per SM few warps are left to hide a
     // load's latency, so each thread must have its next loads in flight while it computes (lab
-    // 8's question 5: with 8 warps at 512^3 on an H100, 118 Gpoints/s at the point, 172 ahead).
+    // 8's question 5 measures what that buys).
     const int upd0 = R - a.zg, upd1 = a.nz - R - a.zg;  // the planes that are not boundary
     float4 up_n[PY], vs_n[PY];
 #pragma unroll
