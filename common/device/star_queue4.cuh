@@ -32,8 +32,8 @@
 // thread for a while before it answers: on an H100, order 12 was 3.4% faster polling at 512^3 (no
 // change at 376^3) and order 10 0.3-0.9% faster, while order 8 at 512^3 was 0.5-0.9% slower and
 // lab 8 0.1-0.4%. Why only there is not known (orders 10 and 12 run one block of 512 threads an SM,
-// order 8 two of 256, lab 8 then one of 256; its one block of 512 since 90abd9d was not measured
-// polling). The halo quads skip the registers: cp.async copies them
+// order 8 two of 256, lab 8 one of 256 at the time; its one block of 512 since 90abd9d has not
+// been measured polling). The halo quads skip the registers: cp.async copies them
 // AHEAD = 3 planes ahead, round a ring of AHEAD + 3 = 6 buffers (lab 5b's question 3 asks why that
 // many). Where 6 do not fit a block's shared memory (a GPU of 64 KB a block), the kernel copies the
 // halo one plane ahead round a ring of 4: the same code with AHEAD = 1. At order 12, where a block
