@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Registers and spills of lab 8's wave_queue4 (ptxas -v; no GPU needed): main for every
-# architecture the course builds, then 90abd9d with py1.diff reversed (two rows a thread, BY = 8),
-# up2.diff and q2.diff, for sm_90. Run from the root of a clean checkout of 90abd9d (the diffs'
-# base; later commits changed the header's comments).
+# Registers and spills of lab 8's wave_queue4 (ptxas -v; no GPU needed): 90abd9d for sm_75, 80,
+# 86, 89, 90, 100 and 120, then for sm_90 90abd9d with py1.diff reversed (two rows a thread,
+# BY = 8), with up2.diff and with q2.diff. Run it in a worktree of 90abd9d (the diffs' base; later
+# commits changed the header's comments) with this script and the three diffs copied into
+# data/experiments/lab8-wave/ there.
 set -eu
 ptx() {  # $1: arch; prints one line per instantiation of wave_queue4
     nvcc -std=c++20 -O3 -Icommon/harness -Icommon/stencils -Icommon/device -arch="$1" -Xptxas -v \
