@@ -33,6 +33,7 @@
 #                solution on the emulated smaller GPUs that take the path (75-small-gpus.t: T4 for
 #                sm_75, A100 and RTX 4060 for sm_80), and their queue4 rows in data/<GPU>-paths.csv;
 #                path-native: the rows of this GPU's own build, which path-NN builds again and measures at the end.
+#                PATH_LABS=lab8,lab9: the tests of those labs only, where only their kernels changed.
 #   small        tests/75-small-gpus.t: every solution on emulated smaller GPUs (STENCIL_EMULATE)
 #   peers        the research codes (common/tools/peers.sh: EBISU) built and run, their rows in
 #                data/<GPU>-peers.csv; with bench-7 in the same call, lab 7 beside them (the
@@ -120,11 +121,11 @@ labs_in() { make -s list-labs 2>/dev/null | sed -n 's/^labs: //p' | tr ' ' '\n' 
             cc=${phase#path-}
             make -j"$(nproc)" ARCH=compute_$cc COMMIT="$commit" all 2>&1 | grep -E 'error'
             # ARCH in the environment: the planted bugs the tests build take the same path
-            ARCH=compute_$cc TEST_CODE_PATH=sm_$cc TEST_LABS=lab5b,lab8 perl tests/50-gpu.t; rc=$?
-            ARCH=compute_$cc TEST_LABS=lab5b,lab8 perl tests/70-sanitizer.t || rc=1
+            ARCH=compute_$cc TEST_CODE_PATH=sm_$cc TEST_LABS=${PATH_LABS:-lab5b,lab8} perl tests/50-gpu.t; rc=$?
+            ARCH=compute_$cc TEST_LABS=${PATH_LABS:-lab5b,lab8} perl tests/70-sanitizer.t || rc=1
             # the emulated smaller GPUs that take this path (sm_86 and sm_89 run sm_80's code)
             case $cc in 75) gpus=T4 ;; 80) gpus='A100,RTX 4060' ;; *) gpus= ;; esac
-            if [ -n "$gpus" ]; then TEST_PROFILES=$gpus perl tests/75-small-gpus.t || rc=1; fi
+            if [ -n "$gpus" ]; then TEST_PROFILES=$gpus TEST_LABS=${PATH_LABS:-} perl tests/75-small-gpus.t || rc=1; fi
             path_rows
             make -j"$(nproc)" COMMIT="$commit" all 2>&1 | grep -E 'error'  # this GPU's own build again
             path_rows  # and its rows, so that make tables has a ratio of the same commit

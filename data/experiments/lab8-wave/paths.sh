@@ -3,6 +3,7 @@
 # do but for labs 8 and 9 only (lab 5b's kernel did not change): each built as compute_NN PTX that
 # the driver compiles, 50-gpu (and on sm_80's path, whose waits differ, 70-sanitizer), the emulated
 # GPUs that take the path, and lab 8's queue4 row in data/<GPU>-paths.csv; then the native build.
+# (Since then `PATH_LABS=lab8,lab9 gpu-session.sh path-80 path-75` runs the same tests.)
 set -u
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 commit=${COMMIT:?}
