@@ -11,8 +11,13 @@
 // warps and the early loads buy). The tile is 128x16. The planes go round a ring of RING shared
 // buffers, each with an mbarrier (split arrive and wait, so a warp may run ahead of the
 // slowest); the halo quads are copied by cp.async AHEAD planes ahead, round a ring of AHEAD + 3
-// buffers (lab 5b's question 3): 6, or 4 with AHEAD = 1 where 6 do not fit a block's shared
-// memory (a GPU of 64 KB a block). u_prev and vsq come as float4, one plane ahead. Every row
+// buffers (lab 5b's question 3). The thread's own streams, u_prev, vsq and the queue's newest u,
+// come one of two ways (COPY). Where the code has cp.async (sm_80 and later) and 139 KB fit a
+// block (an A100, H100, H200), cp.async copies them 2 planes ahead into the thread's own slots of
+// shared memory: bytes in flight that hold no register (a ring of 5). Elsewhere they are loaded
+// into registers one plane ahead: a ring of 6 (78 KB), or 4 with AHEAD = 1 where 6 do not fit (a
+// GPU of 64 KB a block). On an H200 the copies made the step 4-7% faster (lab 8's question 5
+// measures what the warps and the early loads buy: QUEUE4_COPY = false takes registers). Every row
 // is padded to a multiple of 32 floats (the lab's row_align), so every row starts 128-byte aligned
 // and every quad is one aligned float4, loaded, copied and stored whole. The last quad of a row may
 // reach into the padding (NaN in the inputs): its lanes there feed only points of the boundary
@@ -72,26 +77,51 @@ __global__ void __launch_bounds__(256) wave_box(struct wave_step a)
 
 constexpr int QUAD_W = 128, QUAD_H = 16;
 
-template <int PLANES_AHEAD = 3>
+// false: u_prev, vsq and u into registers one plane ahead on every GPU (lab 8's question 5).
+constexpr bool QUEUE4_COPY = true;
+
+template <int PLANES_AHEAD = 2, bool COPY_OWN = true>
 struct Quad {
     static constexpr int AHEAD = PLANES_AHEAD, RING = AHEAD + 3;  // halo lead, shared planes
+    static constexpr bool COPY = COPY_OWN;    // the own streams by cp.async, AHEAD planes ahead
+    static constexpr int OWN = AHEAD + 1;     // their slots: planes z .. z + AHEAD
     static constexpr int R = WAVE_R, BY = 16, PY = QUAD_H / BY;  // threads in y, rows per thread
     static constexpr int XQ = 1, QW = 32 + 2 * XQ;              // halo quads each side, row in quads
     static constexpr int H = QUAD_H, ROWS = H + 2 * R, NT = 32 * BY;
     static constexpr int HALO = 2 * R * 32 + H * 2 * XQ, HS = (HALO + NT - 1) / NT;
     static constexpr int Q = 2 * R + 2;  // planes z-R .. z+R+1 (the last one in flight)
-    static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + 2) * sizeof(float4);  // quad.cuh: ring_base's pad
+    // the ring, quad.cuh's two quads of pad, and (COPY) OWN planes of 3 quads a row of each thread
+    static constexpr size_t SMEM = ((size_t)RING * ROWS * QW + 2 + (COPY ? (size_t)OWN * 3 * PY * NT : 0)) * sizeof(float4);
 };
 
+// (COPY) Thread t's copies for plane zp of its chunk, into its slots `own` (3 x PY quads, NT
+// apart): u_prev and vsq of the plane where it is not boundary, and u of plane zp + R + 1, which
+// the queue takes in when the loop reaches plane zp (none past the chunk's last plane or the
+// grid's: nothing reads those). i: the element of the thread's first quad in plane zp.
+template <class C>
+__device__ __forceinline__ void own_copy(const struct wave_step &a, float4 *own, size_t i, bool inner, bool u_next,
+                                         const bool (&mine)[C::PY])
+{
+    const size_t plane = (size_t)a.pitch * a.ny;
+#pragma unroll
+    for (int p = 0; p < C::PY; p++) {
+        if (!mine[p]) continue;
+        const size_t ip = i + (size_t)p * a.pitch;
+        if (inner) async_copy16(own + p * C::NT, a.up + ip), async_copy16(own + (C::PY + p) * C::NT, a.vsq + ip);
+        if (u_next) async_copy16(own + (2 * C::PY + p) * C::NT, a.u + ip + (C::R + 1) * plane);
+    }
+}
+
 // The whole 128x16 tiles of planes a.z0 .. a.z1 - 1, in z chunks of `zchunk` planes.
-template <int PLANES_AHEAD>
+template <int PLANES_AHEAD, bool COPY_OWN>
 __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct wave_step a, int zchunk)
 {
-    using C = Quad<PLANES_AHEAD>;
+    using C = Quad<PLANES_AHEAD, COPY_OWN>;
     constexpr int R = C::R, PY = C::PY, QW = C::QW, XQ = C::XQ, HS = C::HS, Q = C::Q, PLANE = C::ROWS * QW;
-    constexpr int RING = C::RING, AHEAD = C::AHEAD;
+    constexpr int RING = C::RING, AHEAD = C::AHEAD, OWN_PLANE = 3 * PY * C::NT;
     extern __shared__ float4 dyn[];            // RING planes of ROWS x QW quads (quad.cuh: ring_base)
     float4 *const ring = ring_base<XQ>(dyn);
+    float4 *const slots = stage_base<XQ>(ring, RING * PLANE) + threadIdx.y * 32 + threadIdx.x;  // (COPY) own slots
     __shared__ unsigned long long full[RING];  // full[b]: every thread has stored its part of buffer b
     const int nx = a.nx, pitch = a.pitch, ny = a.ny;
     const int tx = threadIdx.x, ty = threadIdx.y, t = ty * 32 + tx;
@@ -113,6 +143,8 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct wave_step a, in
     const float *hp[HS];
     quad_halo<R, C>(t, x0, yb, nx, ny, pitch, plane, z0, in, hslot, hp);
     const float *cin = in + (size_t)y0 * pitch + x + (ptrdiff_t)(z0 - R) * (ptrdiff_t)plane;
+    const size_t row0 = (size_t)y0 * pitch + x;
+    const int upd0 = R - a.zg, upd1 = a.nz - R - a.zg;  // the planes that are not boundary
     float4 q[PY][Q];  // q[p][i] = row y0+p at plane z-R+i
 #pragma unroll
     for (int i = 0; i < Q - 1; i++, cin += plane)
@@ -123,7 +155,13 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct wave_step a, in
     const int own = (R + ty * PY) * QW + XQ + tx;  // this thread's first quad in a plane
     __syncthreads();                               // the barriers are initialised
     for (int i = 0; i < AHEAD; i++) {
-        if (z0 + i < z1) quad_copy_halo(ring + i * PLANE, hslot, hp, i * plane);
+        const int zp = z0 + i;
+        if (zp < z1) {
+            quad_copy_halo(ring + i * PLANE, hslot, hp, i * plane);
+            if constexpr (C::COPY)
+                own_copy<C>(a, slots + (i % C::OWN) * OWN_PLANE, zp * plane + row0, zp >= upd0 && zp < upd1,
+                            zp + 1 < z1 && zp + R + 1 < zin1, mine);
+        }
         async_commit();  // one group per plane, empty or not, so that async_landed counts planes
     }
 #pragma unroll
@@ -132,16 +170,14 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct wave_step a, in
 #pragma unroll
     for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
     mbar_arrive(&full[0]);
-    const size_t row0 = (size_t)y0 * pitch + x;
-    // u_prev and vsq of the next plane, loaded one plane ahead (up_n, vs_n); the plane loop hands
-    // them over as up_c, vs_c. With one block (16 warps) per SM few warps are left to hide a
-    // load's latency, so each thread must have its next loads in flight while it computes (lab
-    // 8's question 5 measures what that buys).
-    const int upd0 = R - a.zg, upd1 = a.nz - R - a.zg;  // the planes that are not boundary
+    // (not COPY) u_prev and vsq of the next plane, loaded one plane ahead (up_n, vs_n); the plane
+    // loop hands them over as up_c, vs_c. With one block (16 warps) per SM few warps are left to
+    // hide a load's latency, so each thread must have its next loads in flight while it computes
+    // (lab 8's question 5 measures what that buys).
     float4 up_n[PY], vs_n[PY];
 #pragma unroll
     for (int p = 0; p < PY; p++) up_n[p] = vs_n[p] = make_float4(0.f, 0.f, 0.f, 0.f);
-    if (z0 >= upd0 && z0 < upd1)
+    if (!C::COPY && z0 >= upd0 && z0 < upd1)
 #pragma unroll
         for (int p = 0; p < PY; p++)
             if (mine[p]) {
@@ -152,19 +188,31 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct wave_step a, in
     for (int z = z0; z < z1; z++, cin += plane) {
         const int step = z - z0;
         float4 up_c[PY], vs_c[PY];
+        const float4 *mine_now = slots + (step % C::OWN) * OWN_PLANE;  // (COPY) plane z's slots, landed
+        if constexpr (C::COPY) {
 #pragma unroll
-        for (int p = 0; p < PY; p++) up_c[p] = up_n[p], vs_c[p] = vs_n[p];
-        if (z + 1 < z1 && z + 1 >= upd0 && z + 1 < upd1)
+            for (int p = 0; p < PY; p++) q[p][Q - 1] = mine_now[(2 * PY + p) * C::NT];
+        } else {
+#pragma unroll
+            for (int p = 0; p < PY; p++) up_c[p] = up_n[p], vs_c[p] = vs_n[p];
+            if (z + 1 < z1 && z + 1 >= upd0 && z + 1 < upd1)
+#pragma unroll
+                for (int p = 0; p < PY; p++)
+                    if (mine[p]) {
+                        const size_t i = (z + 1) * plane + row0 + (size_t)p * pitch;
+                        up_n[p] = *(const float4 *)(a.up + i), vs_n[p] = *(const float4 *)(a.vsq + i);
+                    }
 #pragma unroll
             for (int p = 0; p < PY; p++)
-                if (mine[p]) {
-                    const size_t i = (z + 1) * plane + row0 + (size_t)p * pitch;
-                    up_n[p] = *(const float4 *)(a.up + i), vs_n[p] = *(const float4 *)(a.vsq + i);
-                }
-#pragma unroll
-        for (int p = 0; p < PY; p++)
-            if (mine[p] && z + 1 < z1 && z + R + 1 < zin1) q[p][Q - 1] = *(const float4 *)(cin + p * pitch);
-        if (z + AHEAD < z1) quad_copy_halo(ring + ((step + AHEAD) % RING) * PLANE, hslot, hp, 0);
+                if (mine[p] && z + 1 < z1 && z + R + 1 < zin1) q[p][Q - 1] = *(const float4 *)(cin + p * pitch);
+        }
+        if (z + AHEAD < z1) {
+            quad_copy_halo(ring + ((step + AHEAD) % RING) * PLANE, hslot, hp, 0);
+            const int zp = z + AHEAD;  // into the slots of plane z - 1, which this thread has read
+            if constexpr (C::COPY)
+                own_copy<C>(a, slots + ((step + AHEAD) % C::OWN) * OWN_PLANE, zp * plane + row0,
+                            zp >= upd0 && zp < upd1, zp + 1 < z1 && zp + R + 1 < zin1, mine);
+        }
         async_commit();
 #pragma unroll
         for (int k = 0; k < HS; k++) hp[k] += plane;
@@ -179,6 +227,9 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct wave_step a, in
         const float4 *c = ring + (step % RING) * PLANE + own;
         const size_t at = z * plane + row0;
         if (z >= upd0 && z < upd1) {
+            if constexpr (C::COPY)
+#pragma unroll
+                for (int p = 0; p < PY; p++) up_c[p] = mine_now[p * C::NT], vs_c[p] = mine_now[(PY + p) * C::NT];
             float4 rows[PY + 2 * R];  // rows y0-R .. y0+PY-1+R of this quad column
 #pragma unroll
             for (int r = 0; r < PY + 2 * R; r++) rows[r] = r < R || r >= R + PY ? c[(r - R) * QW] : q[r - R][R];
@@ -247,17 +298,37 @@ static inline void queue4_extent(const struct problem *p, size_t *xm, size_t *ym
     *ym = ny >= QUAD_H && ry <= TAIL_Y ? ny - ry : ny;
 }
 
-// The blocks of queue4 (the ring that fits) one SM holds at once, from the occupancy calculator,
-// asked once: the kernel and its shared memory are the same at every launch of the process.
+// The queue4 kernel a GPU runs, with the shared memory it asks for a block.
+struct wave_queue4_kernel {
+    void (*fn)(struct wave_step, int);
+    size_t smem;
+};
+
+// The own streams by cp.async where this GPU's code has it (the PTX it runs is sm_80's or later:
+// what a GPU before sm_80 runs copies synchronously) and their ring fits; else in registers,
+// the halo 3 planes ahead, or 1 where that ring does not fit.
+static inline struct wave_queue4_kernel queue4_pick(const struct problem *p)
+{
+    static int has_cp_async = -1;  // the same code at every launch of the process
+    if (has_cp_async < 0) {
+        struct cudaFuncAttributes fa;
+        CUDA_CHECK(cudaFuncGetAttributes(&fa, wave_queue4<2, true>));
+        has_cp_async = fa.ptxVersion >= 80;
+    }
+    if (QUEUE4_COPY && has_cp_async && Quad<2, true>::SMEM <= p->smem_optin) return {wave_queue4<2, true>, Quad<2, true>::SMEM};
+    if (Quad<3, false>::SMEM <= p->smem_optin) return {wave_queue4<3, false>, Quad<3, false>::SMEM};
+    return {wave_queue4<1, false>, Quad<1, false>::SMEM};  // a ring of 4: a GPU of 64 KB a block
+}
+
+// The blocks of queue4 one SM holds at once, from the occupancy calculator, asked once: the
+// kernel and its shared memory are the same at every launch of the process.
 static inline int queue4_resident(const struct problem *p)
 {
     static int n;
     if (n == 0) {
-        const bool six = Quad<3>::SMEM <= p->smem_optin;
-        const void *fn = six ? (const void *)wave_queue4<3> : (const void *)wave_queue4<1>;
-        const size_t smem = six ? Quad<3>::SMEM : Quad<1>::SMEM;
-        CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, Quad<>::NT, smem));
+        const struct wave_queue4_kernel k = queue4_pick(p);
+        CUDA_CHECK(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)k.smem));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k.fn, Quad<>::NT, k.smem));
         if (n < 1) n = 1;
     }
     return n;
@@ -275,7 +346,7 @@ static inline int queue4_chunk(const struct problem *p, size_t planes)
 }
 
 // Whether the ring of 4 shared planes, the smallest, fits this GPU's shared memory.
-static inline int queue4_fits(const struct problem *p) { return Quad<1>::SMEM <= p->smem_optin; }
+static inline int queue4_fits(const struct problem *p) { return Quad<1, false>::SMEM <= p->smem_optin; }
 
 // wave_box on [x0, x1) x [y0, y1) of a's planes, 256 threads a block: bx wide (a power of two, at
 // most 256) so that a strip one point wide still fills the warps.
@@ -302,8 +373,8 @@ static inline void queue4_launch(const struct problem *p, const struct wave_step
     size_t xm, ym;
     queue4_extent(p, &xm, &ym);
     dim3 block(32, Quad<>::BY), grid(ceil_div(xm, QUAD_W), ceil_div(ym, QUAD_H), ceil_div((size_t)(a->z1 - a->z0), zc));
-    if (Quad<3>::SMEM <= p->smem_optin) wave_queue4<3><<<grid, block, Quad<3>::SMEM, stream>>>(*a, zc);
-    else wave_queue4<1><<<grid, block, Quad<1>::SMEM, stream>>>(*a, zc);  // a ring of 4: a small GPU
+    const struct wave_queue4_kernel k = queue4_pick(p);
+    k.fn<<<grid, block, k.smem, stream>>>(*a, zc);
     if (xm < p->n[0]) wave_box_launch(a, (int)xm, a->nx, 0, (int)ym, stream);  // the right strip
     if (ym < p->n[1]) wave_box_launch(a, 0, a->nx, (int)ym, a->ny, stream);    // the bottom rows, full width
 }
@@ -342,9 +413,9 @@ static inline double queue4_reads(const struct problem *p, size_t planes) { retu
 static inline void queue4_setup(const struct problem *p)
 {
     wave_setup_weights();
-    if (Quad<3>::SMEM <= p->smem_optin)
-        CUDA_CHECK(cudaFuncSetAttribute(wave_queue4<3>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad<3>::SMEM));
-    if (Quad<1>::SMEM <= p->smem_optin)
-        CUDA_CHECK(cudaFuncSetAttribute(wave_queue4<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Quad<1>::SMEM));
+    if (queue4_fits(p)) {
+        const struct wave_queue4_kernel k = queue4_pick(p);
+        CUDA_CHECK(cudaFuncSetAttribute(k.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)k.smem));
+    }
 }
 #endif
