@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # (H200, 2026-11-28, before 52c318a; a second call) The copies of all three streams (async.sh's
 # async2) with the halo and the copies AHEAD = 2, 3 or 4 planes ahead (rings of 5, 6 and 7 planes,
-# 3, 4 and 5 planes of slots), alternating, two rounds. 52c318a ships AHEAD = 2 (Quad<2, true>);
-# changing the 2 in queue4_pick builds the others. Output: ahead.txt.
+# 3, 4 and 5 planes of slots), alternating, two rounds. The binaries were async.sh's draft, built
+# with a second macro (WQ_AHEAD) for the ring; not 52c318a's code, which ships AHEAD = 2
+# (Quad<2, true>) and was never timed beside 3 or 4 in one call. Output: ahead.txt.
 set -u
 for bin in scratch/sol8_async2a2 scratch/sol8_async2a4; do
     for args in "--size 131x67x45 --steps 5" "--size 259x33x70 --steps 3 --model 1 --sponge 6"; do
