@@ -14,7 +14,7 @@
 // AHEAD + 3 buffers (lab 5b's question 3). The thread's own streams, u_prev, vsq and the queue's
 // newest u, come one of two ways (COPY). Where the code has cp.async (sm_80 and later) and 136 KB
 // fit a block (an A100, H100, H200), cp.async copies them 2 planes ahead into the thread's own
-// slots of shared memory: bytes in flight that hold no register (a ring of 5). Elsewhere they are
+// slots of shared memory, and reads them from there (a ring of 5). Elsewhere they are
 // loaded into registers one plane ahead: a ring of 6 (77 KB), or 4 with AHEAD = 1 where 6 do not
 // fit (a GPU of 64 KB a block). QUEUE4_COPY = false takes the registers on every GPU. Every row
 // is padded to a multiple of 32 floats (the lab's row_align), so every row starts 128-byte aligned
@@ -170,9 +170,7 @@ __global__ void __launch_bounds__(Quad<>::NT) wave_queue4(struct wave_step a, in
     for (int p = 0; p < PY; p++) ring[own + p * QW] = q[p][R];
     mbar_arrive(&full[0]);
     // (not COPY) u_prev and vsq of the next plane, loaded one plane ahead (up_n, vs_n); the plane
-    // loop hands them over as up_c, vs_c. With one block (16 warps) per SM few warps are left to
-    // hide a load's latency, so each thread must have its next loads in flight while it computes
-    // (lab 8's question 5 measures what that buys).
+    // loop hands them over as up_c, vs_c (lab 8's question 5 measures what that buys).
     float4 up_n[PY], vs_n[PY];
 #pragma unroll
     for (int p = 0; p < PY; p++) up_n[p] = vs_n[p] = make_float4(0.f, 0.f, 0.f, 0.f);
