@@ -3,8 +3,9 @@
 # copied by cp.async 3 planes ahead into the thread's own slots of shared memory (async1), and with
 # the queue's newest u too (async2), against main (f51f49c: registers one plane ahead),
 # alternating, two rounds; correctness at three odd sizes first. The binaries were a draft of
-# 52c318a's change, built with a macro (WQ_ASYNC 1 or 2) in place of Quad's COPY; 52c318a with
-# Quad<2, true> changed to Quad<3, true> in queue4_pick builds async2's kernel. Output: async.txt.
+# 52c318a's change, built with a macro (WQ_ASYNC 1 or 2) in place of Quad's COPY: the same copies,
+# not the same machine code (52c318a with Quad<3, true> in queue4_pick was never timed). Output:
+# async.txt.
 set -u
 make -s -j"$(nproc)" sol8 >/dev/null
 for bin in scratch/sol8_async1 scratch/sol8_async2; do

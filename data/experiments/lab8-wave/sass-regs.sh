@@ -11,8 +11,10 @@ nvcc -std=c++20 -O3 -Icommon/harness -Icommon/stencils -Icommon/device -arch=sm_
 "$nvdisasm" -c "$tmp/k.cubin" |
     awk '/^\.text\._Z11wave_queue4ILi3ELb0EEv9wave_stepi:/ { f = 1 } f && /^\/\/-+ \.text\./ { f = 0 } f' > "$tmp/k.sass"
 echo "# $(nvcc --version | tail -n 1); git $(git rev-parse --short=12 HEAD)"
-# the loop's first pass starts at the label before the moves; print its loads and the moves of their registers
-awk '/LDG\.E\.128/ && seen { print } /^\.L_x_[0-9]+:/ { lbl = $0 } /MOV.*R(12|13|16|17|20|21) ;/ { seen = 1; print lbl; print }' "$tmp/k.sass" |
+# the loop's first pass starts at the label before the moves (printed with the address after it);
+# print every move that reads R12-R23 (the three streams' float4s) and the loads into them
+awk '/LDG\.E\.128 R(12|16|20),/ && seen { print } /^\.L_x_[0-9]+:/ { lbl = $0; want = 1; next }
+     want { first = $0; want = 0 } /MOV.*R(1[2-9]|2[0-3]) ;/ { seen = 1; print lbl; print first; print }' "$tmp/k.sass" |
     awk '!s[$0]++' | sed 's/^ *//' | tee "$tmp/out"
 # and the branch back to that label: the end of a pass
 label=$(sed -n 's/^\(\.L_x_[0-9]*\):$/\1/p' "$tmp/out" | head -n 1)
