@@ -6,9 +6,9 @@
 // the warps and the early loads buy, and then put it back. Include it once per kernels file.
 //   u_next = 2 u - u_prev + vsq * L8 u   (the 25-point star of order 8; zero on the boundary layer)
 // A thread owns a quad of 4 x points (float4) in one row (PY = 1): a block of 512 threads, 16
-// warps at 128 registers a thread (the most 512 threads allow), holds an SM. Two rows a thread
-// (BY = 8, as lab 5b does at order 8 where the grid needs no strips) take about 200 registers, so
-// 8 warps an SM: fewer warps to switch to while one waits. The tile is 128x16. The planes go round
+// warps at 128 registers a thread (the most 512 threads allow), holds an SM. Two rows a thread:
+// BY = 8, as lab 5b does at order 8 where the grid needs no strips (lab 8's question 5). The tile
+// is 128x16. The planes go round
 // a ring of RING shared buffers, each with an mbarrier (split arrive and wait, so a warp may run
 // ahead of the slowest); the halo quads are copied by cp.async AHEAD planes ahead, round a ring of
 // AHEAD + 3 buffers (lab 5b's question 3). The thread's own streams, u_prev, vsq and the queue's
