@@ -5,22 +5,22 @@
 // against the best one-GPU step. Read it; edit it only for lab 8's question 5, which measures what
 // the warps and the early loads buy, and then put it back. Include it once per kernels file.
 //   u_next = 2 u - u_prev + vsq * L8 u   (the 25-point star of order 8; zero on the boundary layer)
-// A thread owns a quad of 4 x points (float4) in one row (PY = 1): a block of 512 threads, 16
-// warps at 128 registers a thread (the most 512 threads allow), holds an SM. Two rows a thread:
-// BY = 8, as lab 5b does at order 8 where the grid needs no strips (lab 8's question 5). The tile
-// is 128x16. The planes go round
-// a ring of RING shared buffers, each with an mbarrier (split arrive and wait, so a warp may run
-// ahead of the slowest); the halo quads are copied by cp.async AHEAD planes ahead, round a ring of
-// AHEAD + 3 buffers (lab 5b's question 3). The thread's own streams, u_prev, vsq and the queue's
-// newest u, come one of two ways (COPY). Where the code has cp.async (sm_80 and later) and 136 KB
-// fit a block (an A100, H100, H200), cp.async copies them 2 planes ahead into the thread's own
-// slots of shared memory, and reads them from there (a ring of 5). Elsewhere they are
-// loaded into registers one plane ahead: a ring of 6 (77 KB), or 4 with AHEAD = 1 where 6 do not
-// fit (a GPU of 64 KB a block). QUEUE4_COPY = false takes the registers on every GPU. Every row
-// is padded to a multiple of 32 floats (the lab's row_align), so every row starts 128-byte aligned
-// and every quad is one aligned float4, loaded, copied and stored whole. The last quad of a row may
-// reach into the padding (NaN in the inputs): its lanes there feed only points of the boundary
-// layer or past nx (depth < 0: zero), and the latter are stored into the output's padding.
+// A thread owns a quad of 4 x points (float4) in one row (PY = 1): a block of 512 threads, 16 warps
+// at 128 registers a thread (the most 512 threads allow), holds an SM. Two rows a thread: BY = 8,
+// as lab 5b does at order 8 where the grid needs no strips (lab 8's question 5). The tile is
+// 128x16. The planes go round a ring of RING shared buffers, each with an mbarrier (split arrive
+// and wait, so a warp may run ahead of the slowest); the halo quads are copied by cp.async AHEAD
+// planes ahead, round a ring of AHEAD + 3 buffers (lab 5b's question 3). The thread's own streams,
+// u_prev, vsq and the queue's newest u, come one of two ways (COPY). Where the code has cp.async
+// (sm_80 and later) and 136 KB fit a block (an A100, H100, H200), cp.async copies them 2 planes
+// ahead into the thread's own slots of shared memory, and reads them from there (a ring of 5).
+// Elsewhere they are loaded into registers one plane ahead: a ring of 6 (77 KB), or 4 with
+// AHEAD = 1 where 6 do not fit (a GPU of 64 KB a block). QUEUE4_COPY = false takes the registers on every
+// GPU. Every row is padded to a multiple of 32 floats (the lab's row_align), so every row starts
+// 128-byte aligned and every quad is one aligned float4, loaded, copied and stored whole. The last
+// quad of a row may reach into the padding (NaN in the inputs): its lanes there feed only points of
+// the boundary layer or past nx (depth < 0: zero), and the latter are stored into the output's
+// padding.
 #ifndef WAVE_QUEUE4_CUH
 #define WAVE_QUEUE4_CUH
 
