@@ -15,6 +15,9 @@ def gbps(n, reps=30):
     ms.sort(); m = ms[len(ms) // 2]
     return 2 * 4 * n / (m * 1e-3) / 1e9, m
 ref, _ = gbps(2**28)
-for name, n in [("1 GiB", 2**28), ("512^3", 512**3), ("513^3", 513**3), ("480x480x400", 480*480*400), ("376^3", 376**3), ("256^3", 256**3)]:
+import math, sys  # sizes NXxNYxNZ on the command line, else the list below
+sizes = [(a, math.prod(map(int, a.split("x")))) for a in sys.argv[1:]] or \
+    [("1 GiB", 2**28), ("512^3", 512**3), ("513^3", 513**3), ("480x480x400", 480*480*400), ("376^3", 376**3), ("256^3", 256**3)]
+for name, n in sizes:
     g, m = gbps(n)
     print(f"{name:12s} {n:>10d} floats  {m*1e3:8.1f} us  {g:7.1f} GB/s  {g/ref*100:5.1f}% of 1 GiB")
