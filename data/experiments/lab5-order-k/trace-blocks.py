@@ -33,7 +33,7 @@ for f in sys.argv[1:]:
 
 def by_rank(f):
     rows=[{k:int(v) for k,v in r.items()} for r in csv.DictReader(open(f))]
-    ghz=st.median((r['c_end']-r['c_start'])/r['gt_span'] for r in rows)
+    ghz=st.median((r['c_end']-r['c_start'])/r['gt_span'] for r in rows if r['gt_span']>0)
     by=collections.defaultdict(list)
     for r in rows: by[r['sm']].append(r)
     waves=collections.defaultdict(list); lifes=collections.defaultdict(list)

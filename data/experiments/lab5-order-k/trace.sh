@@ -1,7 +1,8 @@
 #!/bin/bash
 # Where a block's time goes at 376^3 against sizes of longer chunks: scratch/sol5b_trace is a34a496
 # with trace.diff (each block's SM and clock64 at its start, after its first plane and at its end,
-# written by the host after the last launch to $QUEUE4_TRACE), built as chunks8.sh says (sm_90).
+# written by the host to $QUEUE4_TRACE after every launch, which it synchronises: the "traced"
+# times mean nothing, and the file kept is the last launch's), built as chunks8.sh says (sm_90).
 # The traced binary is timed untraced beside main's ./sol5b (make sol5b) to see what the trace
 # costs. One GPU, from the repository root; the traces go to ${1:-.}/traces.tar.gz.
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
@@ -16,3 +17,4 @@ for s in 376 384x384x376 384x384x768 512; do
   done
 done
 tar -C "$d" -czf "${1:-.}/traces.tar.gz" .
+rm -rf "$d"
